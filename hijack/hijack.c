@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hijack(1) - run a program inside the namespaces and cgroups of another
+ * process, named by pid or by a cgroup it belongs to.
+ *
+ * The command of Serge Hallyn's sys_hijack v7 patch, grown up:
+ *
+ *	hijack pid <pid> [command...]
+ *	hijack cgroup <tasks-file|cgroup.procs|cgroup-dir> [command...]
+ */
+#include "config.h"
+
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "hijack.h"
+
+static pid_t child_pid;
+
+static void __attribute__((noreturn)) usage(void)
+{
+	FILE *out = stdout;
+
+	fputs("Usage:\n"
+	      " hijack [options] pid <pid> [--] [<command> [<arg>...]]\n"
+	      " hijack [options] cgroup <tasks|cgroup.procs|cgroup-dir> [--] [<command> [<arg>...]]\n"
+	      "\n"
+	      "Run a program inside the namespaces, cgroups and root directory of\n"
+	      "another process.  Given a cgroup, the container's init is chosen.\n"
+	      "\n"
+	      "Options:\n"
+	      " -b, --backend <name>  auto, native (sys_hijack) or stock (setns)\n"
+	      " -w, --wd <dir>        working directory inside the target\n"
+	      " -v, --verbose         say which task, namespaces and cgroups\n"
+	      " -h, --help            display this help\n"
+	      " -V, --version         display version\n"
+	      "\n"
+	      "The default command is /bin/sh.  The exit status is the command's,\n"
+	      "or 128 + the signal that killed it.\n",
+	      out);
+	exit(EXIT_SUCCESS);
+}
+
+static const char *why(int e)
+{
+	switch (e) {
+	case EPERM:
+		return " (no ptrace rights over the target)";
+	case EBUSY:
+		return " (the target is being traced)";
+	case EBADF:
+		return " (not a cgroup tasks, cgroup.procs file or cgroup directory)";
+	case ESRCH:
+		return " (no live task)";
+	case EINVAL:
+		return " (unsupported clone flags)";
+	case ENOSYS:
+		return " (the kernel does not provide sys_hijack)";
+	}
+	return "";
+}
+
+static void forward(int sig)
+{
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+#define NFORWARDED (sizeof(forwarded) / sizeof(forwarded[0]))
+
+static void __attribute__((noreturn)) run(char **argv)
+{
+	static char *const sh[] = { "/bin/sh", NULL };
+	char *const *cmd = argv[0] ? argv : sh;
+
+	execvp(cmd[0], cmd);
+	err(errno == ENOENT ? 127 : 126, "failed to execute %s", cmd[0]);
+}
+
+/* Wait for the child, stopping with it (job control) and passing on. */
+static int __attribute__((noreturn)) wait_child(pid_t pid)
+{
+	int status;
+
+	for (;;) {
+		if (waitpid(pid, &status, WUNTRACED) < 0) {
+			if (errno == EINTR)
+				continue;
+			err(EXIT_FAILURE, "waitpid failed");
+		}
+		if (WIFSTOPPED(status)) {
+			kill(getpid(), SIGSTOP);
+			kill(pid, SIGCONT);
+			continue;
+		}
+		exit(hj_exit_code(status));
+	}
+}
+
+static void verbose_target(const char *what, const struct hj_target *t)
+{
+	fprintf(stderr, "hijack: %s: pid %d (%s)", what, (int)t->pid,
+		hj_pick_name(t->pick));
+	if (t->cgroup[0])
+		fprintf(stderr, " in %s", t->cgroup);
+	fputc('\n', stderr);
+}
+
+static void verbose_spawn(pid_t pid, const struct hj_spawn_info *info)
+{
+	unsigned int bit;
+
+	fprintf(stderr, "hijack: child %d via %s backend; namespaces entered:",
+		(int)pid,
+		info->backend == HJ_BACKEND_NATIVE ? "native sys_hijack" :
+						     "stock setns");
+	if (!info->ns_entered)
+		fputs(" none", stderr);
+	for (bit = 1; bit < (1u << HJ_NS_COUNT); bit <<= 1)
+		if (info->ns_entered & bit)
+			fprintf(stderr, " %s", hj_ns_name(bit));
+	fprintf(stderr, "; cgroups joined: %u\n", info->cgroups_joined);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "backend", required_argument, NULL, 'b' },
+		{ "wd", required_argument, NULL, 'w' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct hj_spawn_opts opts = { .clone_flags = SIGCHLD };
+	struct hj_spawn_info info;
+	struct hj_target t;
+	struct sigaction sa;
+	sigset_t block, old;
+	bool verbose = false;
+	const char *mode, *id;
+	size_t i;
+	pid_t pid;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "+b:w:vhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			if (!strcmp(optarg, "auto"))
+				opts.backend = HJ_BACKEND_AUTO;
+			else if (!strcmp(optarg, "native"))
+				opts.backend = HJ_BACKEND_NATIVE;
+			else if (!strcmp(optarg, "stock"))
+				opts.backend = HJ_BACKEND_STOCK;
+			else
+				errx(EXIT_FAILURE, "unknown backend '%s'",
+				     optarg);
+			break;
+		case 'w':
+			opts.cwd = optarg;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'h':
+			usage();
+		case 'V':
+			printf("hijack %s\n", PACKAGE_VERSION);
+			return EXIT_SUCCESS;
+		default:
+			fprintf(stderr, "Try 'hijack --help' for more information.\n");
+			return EXIT_FAILURE;
+		}
+	}
+	if (argc - optind < 2) {
+		warnx("bad usage");
+		fprintf(stderr, "Try 'hijack --help' for more information.\n");
+		return EXIT_FAILURE;
+	}
+	mode = argv[optind];
+	id = argv[optind + 1];
+	optind += 2;
+	if (optind < argc && !strcmp(argv[optind], "--"))
+		optind++;
+
+	if (!strcmp(mode, "pid")) {
+		char *end;
+		long n;
+
+		errno = 0;
+		n = strtol(id, &end, 10);
+		if (errno || *end || end == id || n <= 0 || n > INT32_MAX)
+			errx(EXIT_FAILURE, "invalid pid '%s'", id);
+		r = hj_target_from_pid(n, &t);
+		if (r)
+			errx(EXIT_FAILURE, "cannot find pid %s: %s%s", id,
+			     strerror(-r), why(-r));
+	} else if (!strcmp(mode, "cgroup")) {
+		r = hj_target_from_cgroup_path(id, &t);
+		if (r)
+			errx(EXIT_FAILURE, "cannot resolve cgroup %s: %s%s",
+			     id, strerror(-r), why(-r));
+	} else {
+		errx(EXIT_FAILURE, "unknown target kind '%s' (pid or cgroup)",
+		     mode);
+	}
+	if (verbose)
+		verbose_target(mode, &t);
+
+	/* forward job-control and termination signals to the child */
+	sigemptyset(&block);
+	for (i = 0; i < NFORWARDED; i++)
+		sigaddset(&block, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
+
+	pid = hj_spawn(&t, &opts, &info);
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		run(argv + optind);
+	}
+	if (pid < 0)
+		errx(EXIT_FAILURE, "cannot enter %s %s (pid %d): %s%s", mode,
+		     id, (int)t.pid, strerror(-pid), why(-pid));
+	hj_target_release(&t);
+	child_pid = pid;
+	if (verbose)
+		verbose_spawn(pid, &info);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = forward;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	for (i = 0; i < NFORWARDED; i++)
+		sigaction(forwarded[i], &sa, NULL);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	wait_child(pid);
+}

@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cgroup hierarchies: which are mounted where, which cgroup a task is in,
+ * and opening a cgroup directory without following anything a cgroup
+ * owner could plant.  Works on pure v1, hybrid and pure v2 machines.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libcgroup.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "hijack.h"
+#include "util.h"
+
+/* Super options of a v1 mount that are not controllers. */
+static bool generic_option(const char *opt, size_t len)
+{
+	static const char *const generic[] = { "rw", "ro", "noprefix",
+					       "clone_children", "xattr",
+					       "cpuset_v2_mode", "favordynmods",
+					       "none" };
+	size_t i;
+
+	if (len >= 14 && !memcmp(opt, "release_agent=", 14))
+		return true;
+	for (i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
+		if (strlen(generic[i]) == len && !memcmp(opt, generic[i], len))
+			return true;
+	return false;
+}
+
+/* Keep only the controllers (and name=) of a v1 super option list. */
+static int controllers_of(const char *opts, size_t len, char *out,
+			  size_t size)
+{
+	const char *p = opts, *end = opts + len;
+	size_t o = 0;
+
+	while (p < end) {
+		const char *comma = memchr(p, ',', end - p);
+		size_t l;
+
+		if (!comma)
+			comma = end;
+		l = comma - p;
+		if (l && !generic_option(p, l)) {
+			if (o + l + 2 > size)
+				return -ENAMETOOLONG;
+			if (o)
+				out[o++] = ',';
+			memcpy(out + o, p, l);
+			o += l;
+		}
+		p = comma + 1;
+	}
+	out[o] = '\0';
+	return o ? 0 : -EINVAL;
+}
+
+/* Both lists name the same set of controllers. */
+static bool same_controllers(const char *a, size_t alen, const char *b)
+{
+	const char *p = a, *end = a + alen;
+	size_t na = 0, nb = 1;
+
+	if (!*b)
+		return false;
+	for (const char *q = b; *q; q++)
+		nb += *q == ',';
+	while (p < end) {
+		const char *comma = memchr(p, ',', end - p);
+		const char *s = b;
+		size_t l;
+		bool found = false;
+
+		if (!comma)
+			comma = end;
+		l = comma - p;
+		while (*s) {
+			const char *c = strchr(s, ',');
+			size_t sl = c ? (size_t)(c - s) : strlen(s);
+
+			if (sl == l && !memcmp(s, p, l)) {
+				found = true;
+				break;
+			}
+			if (!c)
+				break;
+			s = c + 1;
+		}
+		if (!found)
+			return false;
+		na++;
+		p = comma + 1;
+	}
+	return na == nb;
+}
+
+/* Undo the octal escapes of /proc/self/mountinfo, into a C string. */
+static int unescape(const char *s, size_t len, char *out, size_t size)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+
+		if (c == '\\' && i + 3 < len &&
+		    s[i + 1] >= '0' && s[i + 1] <= '3' && s[i + 2] >= '0' &&
+		    s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
+			c = (s[i + 1] - '0') << 6 | (s[i + 2] - '0') << 3 |
+			    (s[i + 3] - '0');
+			i += 3;
+		}
+		if (c == '\0' || o + 1 >= size)
+			return -EINVAL;
+		out[o++] = c;
+	}
+	out[o] = '\0';
+	return 0;
+}
+
+/* Split a line into space separated fields. */
+static int split(const char *p, const char *end, const char **f, size_t *fl,
+		 int max)
+{
+	int n = 0;
+
+	while (p < end && n < max) {
+		const char *s;
+
+		while (p < end && *p == ' ')
+			p++;
+		if (p >= end)
+			break;
+		s = p;
+		while (p < end && *p != ' ')
+			p++;
+		f[n] = s;
+		fl[n] = p - s;
+		n++;
+	}
+	return n;
+}
+
+int hj_parse_mountinfo(const char *buf, size_t len, struct hj_hierarchy *h,
+		       size_t max, size_t *n)
+{
+	const char *p = buf, *end = buf + len;
+
+	*n = 0;
+	while (p < end) {
+		const char *eol = memchr(p, '\n', end - p);
+		const char *f[32];
+		size_t fl[32], i;
+		struct hj_hierarchy cur;
+		int nf, sep = -1;
+
+		if (!eol)
+			eol = end;
+		nf = split(p, eol, f, fl, 32);
+		p = eol + 1;
+		for (i = 6; i < (size_t)nf; i++)
+			if (fl[i] == 1 && f[i][0] == '-') {
+				sep = i;
+				break;
+			}
+		if (sep < 0 || sep + 3 >= nf)
+			continue;
+		memset(&cur, 0, sizeof(cur));
+		if (fl[sep + 1] == 7 && !memcmp(f[sep + 1], "cgroup2", 7))
+			cur.v2 = true;
+		else if (!(fl[sep + 1] == 6 && !memcmp(f[sep + 1], "cgroup", 6)))
+			continue;
+		if (unescape(f[3], fl[3], cur.root, sizeof(cur.root)) ||
+		    unescape(f[4], fl[4], cur.mnt, sizeof(cur.mnt)))
+			continue;
+		if (!cur.v2 && controllers_of(f[sep + 3], fl[sep + 3], cur.opts,
+					      sizeof(cur.opts)))
+			continue;
+		/* one entry a hierarchy; prefer a mount of its root */
+		for (i = 0; i < *n; i++)
+			if (h[i].v2 == cur.v2 &&
+			    (cur.v2 || !strcmp(h[i].opts, cur.opts)))
+				break;
+		if (i < *n) {
+			if (strcmp(h[i].root, "/") && !strcmp(cur.root, "/"))
+				h[i] = cur;
+			continue;
+		}
+		if (*n == max)
+			return -E2BIG;
+		h[(*n)++] = cur;
+	}
+	return 0;
+}
+
+int hj_cgroup_hierarchies(struct hj_hierarchy *h, size_t max, size_t *n)
+{
+	static char buf[256 * 1024];
+	size_t len;
+	int fd, r;
+
+	fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = hj_read_fd(fd, buf, sizeof(buf), &len);
+	close(fd);
+	if (r)
+		return r;
+	r = hj_parse_mountinfo(buf, len, h, max, n);
+	if (r)
+		return r;
+	return *n ? 0 : -ENOENT;
+}
+
+/*
+ * Map the lines of /proc/PID/cgroup ("id:controllers:/path") onto the
+ * mounted hierarchies.  Hierarchies that are not mounted are skipped: a
+ * task cannot be moved on them anyway.
+ */
+int hj_parse_proc_cgroup(const char *buf, size_t len,
+			 const struct hj_hierarchy *h, size_t nh,
+			 struct hj_membership *m, size_t max, size_t *n)
+{
+	const char *p = buf, *end = buf + len;
+
+	*n = 0;
+	while (p < end) {
+		const char *eol = memchr(p, '\n', end - p);
+		const char *c1, *c2, *path;
+		size_t i, plen, rlen;
+
+		if (!eol)
+			eol = end;
+		c1 = memchr(p, ':', eol - p);
+		c2 = c1 ? memchr(c1 + 1, ':', eol - c1 - 1) : NULL;
+		if (!c2 || c2[1] != '/')
+			return -EINVAL;
+		path = c2 + 1;
+		plen = eol - path;
+		for (i = 0; i < nh; i++) {
+			if (c2 == c1 + 1 ? h[i].v2 :
+					   !h[i].v2 && same_controllers(
+							       c1 + 1,
+							       c2 - c1 - 1,
+							       h[i].opts))
+				break;
+		}
+		p = eol + 1;
+		if (i == nh)
+			continue;
+		/* strip the mount's root; a cgroup outside it is unreachable */
+		rlen = strlen(h[i].root);
+		if (rlen == 1)
+			rlen = 0;
+		if (plen < rlen || memcmp(path, h[i].root, rlen) ||
+		    (plen > rlen && path[rlen] != '/'))
+			continue;
+		path += rlen;
+		plen -= rlen;
+		while (plen && *path == '/') {
+			path++;
+			plen--;
+		}
+		if (*n == max)
+			return -E2BIG;
+		if (plen >= sizeof(m[*n].path) || memchr(path, '\0', plen))
+			return -ENAMETOOLONG;
+		m[*n].hier = i;
+		memcpy(m[*n].path, path, plen);
+		m[*n].path[plen] = '\0';
+		(*n)++;
+	}
+	return 0;
+}
+
+/*
+ * A relative cgroup path as hijack.conf and /proc/PID/cgroup give it:
+ * no "..", no ".", no empty component, bounded.
+ */
+int hj_cgroup_path_check(const char *path)
+{
+	const char *p = path;
+	size_t len = strlen(path);
+
+	if (len >= HJ_CGROUP_PATH_MAX)
+		return -ENAMETOOLONG;
+	if (len == 0)
+		return 0;
+	if (*p == '/')
+		return -EINVAL;
+	while (*p) {
+		const char *s = strchr(p, '/');
+		size_t l = s ? (size_t)(s - p) : strlen(p);
+
+		if (l == 0 || (l == 1 && p[0] == '.') ||
+		    (l == 2 && p[0] == '.' && p[1] == '.') || l > NAME_MAX)
+			return -EINVAL;
+		if (!s)
+			break;
+		p = s + 1;
+		if (!*p)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* Open a cgroup below a hierarchy's mount: no symlinks, no other fs. */
+int hj_cgroup_openat(const struct hj_hierarchy *h, const char *rel, int flags)
+{
+	struct open_how how = {
+		.flags = flags | O_CLOEXEC | O_NOFOLLOW,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+	};
+	struct statfs sfs;
+	int mfd, fd, r;
+
+	mfd = open(h->mnt, O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	if (mfd < 0)
+		return -errno;
+	if (fstatfs(mfd, &sfs) ||
+	    sfs.f_type != (h->v2 ? CGROUP2_SUPER_MAGIC : CGROUP_SUPER_MAGIC)) {
+		close(mfd);
+		return -EBADF;
+	}
+	fd = syscall(SYS_openat2, mfd, *rel ? rel : ".", &how, sizeof(how));
+	r = fd < 0 ? -errno : fd;
+	close(mfd);
+	return r;
+}
+
+/*
+ * Is @fd a cgroup membership file ("tasks" on v1, "cgroup.procs" on v1
+ * and v2) or a cgroup directory?  Decided by the filesystem magic and the
+ * name the kernel has for the open file, not by a path string.
+ */
+int hj_cgroup_is_member_file(int fd)
+{
+	char link[64], name[PATH_MAX];
+	struct statfs sfs;
+	struct stat st;
+	const char *base;
+	ssize_t l;
+
+	if (fstatfs(fd, &sfs) || fstat(fd, &st))
+		return -EBADF;
+	if (sfs.f_type != CGROUP_SUPER_MAGIC &&
+	    sfs.f_type != CGROUP2_SUPER_MAGIC)
+		return -EBADF;
+	if (S_ISDIR(st.st_mode))
+		return 0;
+	if (!S_ISREG(st.st_mode))
+		return -EBADF;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	l = readlink(link, name, sizeof(name) - 1);
+	if (l < 0)
+		return -EBADF;
+	name[l] = '\0';
+	base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	if (!strcmp(base, "cgroup.procs"))
+		return 0;
+	if (!strcmp(base, "tasks") && sfs.f_type == CGROUP_SUPER_MAGIC)
+		return 0;
+	return -EBADF;
+}
+
+/*
+ * Find the mount of a v1 controller.  libcgroup does this lookup well on
+ * v1 (see FIELD-NOTES); its answer must still be one of the hierarchies
+ * we parsed, so that its root is known.
+ */
+static int controller_hierarchy(const char *controller,
+				const struct hj_hierarchy *h, size_t nh)
+{
+	char *mnt = NULL;
+	size_t i;
+	int idx = -ENOENT;
+
+	if (cgroup_init() == 0 &&
+	    cgroup_get_subsys_mount_point(controller, &mnt) == 0 && mnt) {
+		for (i = 0; i < nh; i++)
+			if (!h[i].v2 && !strcmp(h[i].mnt, mnt))
+				idx = i;
+		free(mnt);
+		if (idx >= 0)
+			return idx;
+	}
+	/* libcgroup does not know it (e.g. a named hierarchy): match opts */
+	for (i = 0; i < nh; i++)
+		if (!h[i].v2 &&
+		    same_controllers(controller, strlen(controller), h[i].opts))
+			return i;
+	for (i = 0; i < nh; i++) {
+		const char *o = h[i].opts;
+		size_t cl = strlen(controller);
+
+		if (h[i].v2)
+			continue;
+		while (o && *o) {
+			if (!strncmp(o, controller, cl) &&
+			    (o[cl] == ',' || o[cl] == '\0'))
+				return i;
+			o = strchr(o, ',');
+			if (o)
+				o++;
+		}
+	}
+	return -ENOENT;
+}
+
+/*
+ * Open the cgroup named by "[controller:]path", path relative to the
+ * hierarchy roots.  Without a controller the cgroup2 hierarchy is tried
+ * first, then each v1 hierarchy in mount order.  Returns an O_PATH
+ * directory fd in *dirfd.
+ */
+int hj_cgroup_open_spec(const char *spec, int *dirfd)
+{
+	struct hj_hierarchy h[HJ_MAX_HIERARCHIES];
+	char controller[128];
+	const char *path = spec, *colon;
+	size_t nh, i;
+	int r, fd = -ENOENT;
+
+	colon = strchr(spec, ':');
+	controller[0] = '\0';
+	if (colon) {
+		if ((size_t)(colon - spec) >= sizeof(controller) ||
+		    colon == spec)
+			return -EINVAL;
+		memcpy(controller, spec, colon - spec);
+		controller[colon - spec] = '\0';
+		path = colon + 1;
+	}
+	while (*path == '/')
+		path++;
+	r = hj_cgroup_path_check(path);
+	if (r)
+		return r;
+	r = hj_cgroup_hierarchies(h, HJ_MAX_HIERARCHIES, &nh);
+	if (r)
+		return r;
+	if (*controller) {
+		int idx = controller_hierarchy(controller, h, nh);
+
+		if (idx < 0)
+			return idx;
+		fd = hj_cgroup_openat(&h[idx], path, O_PATH | O_DIRECTORY);
+	} else {
+		for (i = 0; i < nh && fd < 0; i++)
+			if (h[i].v2)
+				fd = hj_cgroup_openat(&h[i], path,
+						      O_PATH | O_DIRECTORY);
+		for (i = 0; i < nh && fd < 0; i++)
+			if (!h[i].v2)
+				fd = hj_cgroup_openat(&h[i], path,
+						      O_PATH | O_DIRECTORY);
+	}
+	if (fd < 0)
+		return fd;
+	*dirfd = fd;
+	return 0;
+}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * libhijack: find a container's task and start a process inside it.
+ *
+ * Every function returns 0 (or a non-negative value where documented) on
+ * success and a negative errno on failure.  Nothing here prints, logs or
+ * exits: the front ends (hijack, hijack-shell, pam_hijack) decide how to
+ * report.
+ *
+ * The error contract follows Serge Hallyn's sys_hijack v7:
+ *   -EPERM   the caller may not ptrace the target
+ *   -EBUSY   the target is being traced
+ *   -EINVAL  unsupported clone flags
+ *   -ESRCH   the cgroup holds no live task, or the target is gone
+ *   -EBADF   the file given is not a cgroup membership file or directory
+ */
+#ifndef HIJACK_H
+#define HIJACK_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* Values of the syscall's 'which' argument (kernel/ uses the same). */
+#define HJ_WHICH_PID 1
+#define HJ_WHICH_CGROUP 2
+#define HJ_WHICH_PIDFD 3
+
+/* Namespace bits, in the order they are entered. */
+enum hj_ns {
+	HJ_NS_USER = 1 << 0,
+	HJ_NS_MNT = 1 << 1,
+	HJ_NS_UTS = 1 << 2,
+	HJ_NS_IPC = 1 << 3,
+	HJ_NS_NET = 1 << 4,
+	HJ_NS_PID = 1 << 5,
+	HJ_NS_CGROUP = 1 << 6,
+	HJ_NS_TIME = 1 << 7,
+};
+#define HJ_NS_COUNT 8
+
+/* How the task was chosen (see hj_target_from_cgroup_fd()). */
+enum hj_pick {
+	HJ_PICK_PID = 0,	/* named by pid or pidfd */
+	HJ_PICK_INIT,		/* pid 1 of its own pid namespace */
+	HJ_PICK_PIDNS,		/* first member in another pid namespace */
+	HJ_PICK_FIRST,		/* first live member */
+};
+
+#define HJ_CGROUP_PATH_MAX 4096
+
+struct hj_target {
+	pid_t pid;		/* in the caller's pid namespace */
+	int pidfd;		/* pins the task; -1 when released */
+	enum hj_pick pick;
+	unsigned long long starttime; /* /proc/PID/stat field 22 */
+	unsigned int ns_differ;	/* HJ_NS_* that differ from the caller's */
+	bool traced;
+	char cgroup[HJ_CGROUP_PATH_MAX]; /* the cgroup it was found in, or "" */
+};
+
+/* Backends behind hj_spawn(). */
+enum hj_backend {
+	HJ_BACKEND_AUTO = 0,	/* native if the kernel advertises it */
+	HJ_BACKEND_NATIVE,	/* sys_hijack only; -ENOSYS without it */
+	HJ_BACKEND_STOCK,	/* pidfd_open + setns + clone3 */
+};
+
+struct hj_spawn_opts {
+	unsigned long clone_flags; /* only an exit signal is supported */
+	enum hj_backend backend;
+	const char *cwd;	/* inside the container; NULL: target's cwd */
+};
+
+/* What hj_spawn() did, for --verbose and audit records. */
+struct hj_spawn_info {
+	enum hj_backend backend; /* the one actually used */
+	unsigned int ns_entered;
+	unsigned int cgroups_joined; /* number of hierarchies */
+};
+
+/* target.c */
+void hj_target_init(struct hj_target *t);
+void hj_target_release(struct hj_target *t);
+int hj_target_from_pid(pid_t pid, struct hj_target *t);
+int hj_target_from_pidfd(int pidfd, struct hj_target *t);
+int hj_target_from_cgroup_path(const char *path, struct hj_target *t);
+int hj_target_from_cgroup_fd(int fd, struct hj_target *t);
+int hj_target_from_cgroup_spec(const char *spec, struct hj_target *t);
+int hj_target_alive(const struct hj_target *t);
+int hj_target_check_access(struct hj_target *t);
+const char *hj_pick_name(enum hj_pick pick);
+
+/* cgroup.c */
+int hj_cgroup_is_member_file(int fd);
+int hj_cgroup_open_spec(const char *spec, int *dirfd);
+
+/* ns.c */
+const char *hj_ns_name(unsigned int bit);
+int hj_ns_differ(pid_t pid, unsigned int *mask);
+int hj_ns_clone_flags(unsigned int mask);
+int hj_ns_inode(pid_t pid, unsigned int bit, unsigned long long *ino);
+
+/* spawn.c */
+int hj_check_clone_flags(unsigned long clone_flags);
+int hj_native_syscall_nr(void);
+pid_t hj_spawn(struct hj_target *t, const struct hj_spawn_opts *opts,
+	       struct hj_spawn_info *info);
+int hj_wait(pid_t child, int *status);
+int hj_exit_code(int status);
+
+/* proc.c: parsers of /proc and cgroup files, also used by the fuzzers */
+struct hj_proc_status {
+	char state;
+	pid_t tgid;
+	pid_t tracer;
+	pid_t nspid_last;
+	int nspid_depth;
+	uid_t ruid, euid;
+};
+int hj_parse_status(const char *buf, size_t len, struct hj_proc_status *st);
+int hj_parse_stat_starttime(const char *buf, size_t len,
+			    unsigned long long *starttime);
+int hj_parse_pid_list(const char *buf, size_t len, pid_t *pids, size_t max,
+		      size_t *n);
+int hj_proc_read(pid_t pid, const char *file, char *buf, size_t size,
+		 size_t *len);
+
+#endif /* HIJACK_H */

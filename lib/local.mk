@@ -1,0 +1,12 @@
+# libhijack: a convenience library linked into every front end and test.
+noinst_LTLIBRARIES += lib/libhijack.la
+lib_libhijack_la_SOURCES = \
+	lib/hijack.h \
+	lib/util.h \
+	lib/cgroup.c \
+	lib/ns.c \
+	lib/proc.c \
+	lib/spawn.c \
+	lib/target.c
+lib_libhijack_la_CFLAGS = $(AM_CFLAGS) $(CGROUP_CFLAGS) $(AUDIT_CFLAGS)
+lib_libhijack_la_LIBADD = $(CGROUP_LIBS) $(AUDIT_LIBS)

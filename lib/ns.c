@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Namespaces: names, clone flags, and which of them differ from ours. */
+#include "config.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "hijack.h"
+
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
+
+static const struct {
+	unsigned int bit;
+	const char *name;
+	int clone_flag;
+} ns_table[HJ_NS_COUNT] = {
+	{ HJ_NS_USER, "user", CLONE_NEWUSER },
+	{ HJ_NS_MNT, "mnt", CLONE_NEWNS },
+	{ HJ_NS_UTS, "uts", CLONE_NEWUTS },
+	{ HJ_NS_IPC, "ipc", CLONE_NEWIPC },
+	{ HJ_NS_NET, "net", CLONE_NEWNET },
+	{ HJ_NS_PID, "pid", CLONE_NEWPID },
+	{ HJ_NS_CGROUP, "cgroup", CLONE_NEWCGROUP },
+	{ HJ_NS_TIME, "time", CLONE_NEWTIME },
+};
+
+const char *hj_ns_name(unsigned int bit)
+{
+	int i;
+
+	for (i = 0; i < HJ_NS_COUNT; i++)
+		if (ns_table[i].bit == bit)
+			return ns_table[i].name;
+	return "?";
+}
+
+int hj_ns_clone_flags(unsigned int mask)
+{
+	int i, flags = 0;
+
+	for (i = 0; i < HJ_NS_COUNT; i++)
+		if (mask & ns_table[i].bit)
+			flags |= ns_table[i].clone_flag;
+	return flags;
+}
+
+/* Inode of /proc/PID/ns/NAME (pid 0: ourselves). */
+int hj_ns_inode(pid_t pid, unsigned int bit, unsigned long long *ino)
+{
+	char path[64];
+	struct stat st;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)pid,
+			 hj_ns_name(bit));
+	else
+		snprintf(path, sizeof(path), "/proc/self/ns/%s",
+			 hj_ns_name(bit));
+	if (stat(path, &st))
+		return -errno;
+	*ino = st.st_ino;
+	return 0;
+}
+
+/*
+ * Namespaces of @pid that differ from the caller's.  A kernel without a
+ * namespace type (no time namespaces before 5.6) simply has nothing to
+ * enter there.
+ */
+int hj_ns_differ(pid_t pid, unsigned int *mask)
+{
+	int i, r;
+
+	*mask = 0;
+	for (i = 0; i < HJ_NS_COUNT; i++) {
+		unsigned long long mine, theirs;
+
+		r = hj_ns_inode(0, ns_table[i].bit, &mine);
+		if (r == -ENOENT)
+			continue;
+		if (r)
+			return r;
+		r = hj_ns_inode(pid, ns_table[i].bit, &theirs);
+		if (r)
+			return r == -EACCES ? -EPERM : r;
+		if (mine != theirs)
+			*mask |= ns_table[i].bit;
+	}
+	return 0;
+}

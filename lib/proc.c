@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Parsers for the few /proc and cgroup files the library reads.
+ *
+ * They take a buffer and its length (not a C string) so that the fuzzers
+ * can hand them arbitrary bytes, NULs included.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hijack.h"
+#include "util.h"
+
+static int parse_ulong(const char *s, const char *end, unsigned long long max,
+		       unsigned long long *out, const char **next)
+{
+	unsigned long long v = 0;
+	const char *p = s;
+
+	if (p >= end || *p < '0' || *p > '9')
+		return -EINVAL;
+	while (p < end && *p >= '0' && *p <= '9') {
+		unsigned int d = *p - '0';
+
+		if (v > (max - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+		p++;
+	}
+	*out = v;
+	if (next)
+		*next = p;
+	return 0;
+}
+
+static const char *skip_blank(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+static int status_field(const char *line, const char *end, const char *key,
+			const char **value)
+{
+	size_t klen = strlen(key);
+
+	if ((size_t)(end - line) < klen + 1 || memcmp(line, key, klen) ||
+	    line[klen] != ':')
+		return 0;
+	*value = skip_blank(line + klen + 1, end);
+	return 1;
+}
+
+/* Parse the fields we use out of /proc/PID/status. */
+int hj_parse_status(const char *buf, size_t len, struct hj_proc_status *st)
+{
+	const char *p = buf, *end = buf + len;
+	unsigned int seen = 0;
+
+	memset(st, 0, sizeof(*st));
+	while (p < end) {
+		const char *eol = memchr(p, '\n', end - p);
+		const char *v;
+		unsigned long long n;
+
+		if (!eol)
+			eol = end;
+		if (status_field(p, eol, "State", &v)) {
+			if (v >= eol)
+				return -EINVAL;
+			st->state = *v;
+			seen |= 1;
+		} else if (status_field(p, eol, "Tgid", &v)) {
+			if (parse_ulong(v, eol, INT_MAX, &n, NULL))
+				return -EINVAL;
+			st->tgid = n;
+			seen |= 2;
+		} else if (status_field(p, eol, "TracerPid", &v)) {
+			if (parse_ulong(v, eol, INT_MAX, &n, NULL))
+				return -EINVAL;
+			st->tracer = n;
+			seen |= 4;
+		} else if (status_field(p, eol, "NSpid", &v)) {
+			int depth = 0;
+
+			while (v < eol) {
+				if (parse_ulong(v, eol, INT_MAX, &n, &v))
+					return -EINVAL;
+				st->nspid_last = n;
+				depth++;
+				v = skip_blank(v, eol);
+			}
+			if (!depth)
+				return -EINVAL;
+			st->nspid_depth = depth;
+			seen |= 8;
+		} else if (status_field(p, eol, "Uid", &v)) {
+			unsigned long long e;
+
+			if (parse_ulong(v, eol, UINT_MAX, &n, &v))
+				return -EINVAL;
+			v = skip_blank(v, eol);
+			if (parse_ulong(v, eol, UINT_MAX, &e, NULL))
+				return -EINVAL;
+			st->ruid = n;
+			st->euid = e;
+			seen |= 16;
+		}
+		p = eol + 1;
+	}
+	return seen == 31 ? 0 : -EINVAL;
+}
+
+/*
+ * Field 22 of /proc/PID/stat.  The command name (field 2) may contain
+ * spaces and parentheses, so count from the last ')'.
+ */
+int hj_parse_stat_starttime(const char *buf, size_t len,
+			    unsigned long long *starttime)
+{
+	const char *p = NULL, *end = buf + len;
+	int field = 3;
+
+	for (const char *q = buf; q < end; q++)
+		if (*q == ')')
+			p = q;
+	if (!p)
+		return -EINVAL;
+	p = skip_blank(p + 1, end);
+	while (field < 22) {
+		while (p < end && *p != ' ')
+			p++;
+		p = skip_blank(p, end);
+		if (p >= end)
+			return -EINVAL;
+		field++;
+	}
+	return parse_ulong(p, end, ULLONG_MAX, starttime, NULL);
+}
+
+/*
+ * A cgroup membership file: one decimal id a line.  Duplicates are kept
+ * out so that a thread group listed by its threads (v1 'tasks') is one
+ * candidate.  Returns -E2BIG when more than @max distinct ids are listed.
+ */
+int hj_parse_pid_list(const char *buf, size_t len, pid_t *pids, size_t max,
+		      size_t *n)
+{
+	const char *p = buf, *end = buf + len;
+
+	*n = 0;
+	while (p < end) {
+		const char *eol = memchr(p, '\n', end - p);
+		unsigned long long v;
+		const char *after;
+		size_t i;
+
+		if (!eol)
+			eol = end;
+		if (eol == p) {
+			p++;
+			continue;
+		}
+		if (parse_ulong(p, eol, INT_MAX, &v, &after) || after != eol ||
+		    v == 0)
+			return -EINVAL;
+		for (i = 0; i < *n; i++)
+			if (pids[i] == (pid_t)v)
+				break;
+		if (i == *n) {
+			if (*n == max)
+				return -E2BIG;
+			pids[(*n)++] = v;
+		}
+		p = eol + 1;
+	}
+	return 0;
+}
+
+int hj_read_fd(int fd, char *buf, size_t size, size_t *len)
+{
+	size_t off = 0;
+
+	if (size == 0)
+		return -EINVAL;
+	for (;;) {
+		ssize_t r = read(fd, buf + off, size - 1 - off);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			break;
+		off += r;
+		if (off == size - 1)
+			return -EFBIG;
+	}
+	buf[off] = '\0';
+	*len = off;
+	return 0;
+}
+
+/* Read /proc/PID/FILE from the host's /proc (never the container's). */
+int hj_proc_read(pid_t pid, const char *file, char *buf, size_t size,
+		 size_t *len)
+{
+	char path[64];
+	int fd, r;
+
+	if (snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	r = hj_read_fd(fd, buf, size, len);
+	close(fd);
+	return r;
+}

@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Start a child inside a pinned target: hj_spawn() works like fork(),
+ * returning the child's pid in the caller and 0 in the child, which is by
+ * then in the target's namespaces, cgroups, root and a working directory
+ * inside it.  It keeps the caller's fds, credentials (unless a user
+ * namespace is entered), controlling terminal and parent, as sys_hijack
+ * does.
+ *
+ * Native backend: sys_hijack(SIGCHLD, HJ_WHICH_PIDFD, pidfd) where the
+ * kernel advertises its number in /proc/sys/kernel/hijack_syscall_nr.
+ *
+ * Stock backend, three steps so that the caller itself never changes:
+ *
+ *   caller --clone3(CLONE_INTO_CGROUP)--> I   (v2 cgroup joined atomically;
+ *                                              v1 cgroups written by the
+ *                                              caller before I runs on)
+ *   I: setns(pidfd, differing namespaces); fchdir(root); chroot(".")
+ *   I --clone(CLONE_PARENT)--> child          (in the target's pid ns,
+ *                                              a child of the caller)
+ *   I reports the child's pid and exits.
+ *
+ * Every fallible step happens before the child is reported: either the
+ * caller gets a child fully inside, or an error and no child at all.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "hijack.h"
+#include "util.h"
+
+#ifndef CLONE_INTO_CGROUP
+#define CLONE_INTO_CGROUP 0x200000000ULL
+#endif
+
+/* The x86_64 range the kernel port may use (see kernel/README.md). */
+#define NATIVE_NR_MIN 335
+#define NATIVE_NR_MAX 423
+
+struct report {
+	int err;	/* 0 or a negative errno */
+	pid_t pid;	/* the child, in the caller's pid namespace */
+};
+
+int hj_check_clone_flags(unsigned long clone_flags)
+{
+	/* only an exit signal, as the seed allowed only the simplest cases */
+	if (clone_flags & ~(unsigned long)CSIGNAL)
+		return -EINVAL;
+	if ((clone_flags & CSIGNAL) >= (unsigned long)_NSIG)
+		return -EINVAL;
+	return 0;
+}
+
+int hj_native_syscall_nr(void)
+{
+	char buf[32];
+	size_t len;
+	long nr;
+	char *end;
+	int fd, r;
+
+	fd = open("/proc/sys/kernel/hijack_syscall_nr",
+		  O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -ENOSYS;
+	r = hj_read_fd(fd, buf, sizeof(buf), &len);
+	close(fd);
+	if (r)
+		return -ENOSYS;
+	nr = strtol(buf, &end, 10);
+	if (end == buf || (*end && *end != '\n') || nr < NATIVE_NR_MIN ||
+	    nr > NATIVE_NR_MAX)
+		return -ENOSYS;
+	return nr;
+}
+
+static int write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		len -= w;
+	}
+	return 0;
+}
+
+static int read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t r = read(fd, p, len);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			return -EPIPE;
+		p += r;
+		len -= r;
+	}
+	return 0;
+}
+
+static void close_safe(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/*
+ * What the stock backend prepares in the caller before any process is
+ * created: every file it needs is opened from the host's /proc and
+ * cgroupfs while the target is pinned.
+ */
+struct prep {
+	int rootfd;
+	int cwdfd;
+	int v2fd;		/* cgroup2 directory for CLONE_INTO_CGROUP */
+	int v1fd[HJ_MAX_HIERARCHIES]; /* cgroup.procs of v1 hierarchies */
+	size_t nv1;
+	unsigned int joined;
+};
+
+static void prep_release(struct prep *p)
+{
+	size_t i;
+
+	close_safe(&p->rootfd);
+	close_safe(&p->cwdfd);
+	close_safe(&p->v2fd);
+	for (i = 0; i < p->nv1; i++)
+		close_safe(&p->v1fd[i]);
+	p->nv1 = 0;
+}
+
+static int open_proc_dir(pid_t pid, const char *what)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, what);
+	fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Open the target's cgroups on hierarchies where it is not in ours. */
+static int prep_cgroups(const struct hj_target *t, struct prep *p)
+{
+	struct hj_hierarchy h[HJ_MAX_HIERARCHIES];
+	struct hj_membership theirs[HJ_MAX_HIERARCHIES];
+	struct hj_membership mine[HJ_MAX_HIERARCHIES];
+	char buf[8192];
+	size_t nh, nt, nm, len, i, j;
+	int r;
+
+	r = hj_cgroup_hierarchies(h, HJ_MAX_HIERARCHIES, &nh);
+	if (r == -ENOENT)
+		return 0; /* no cgroupfs mounted: nothing to join */
+	if (r)
+		return r;
+	r = hj_proc_read(t->pid, "cgroup", buf, sizeof(buf), &len);
+	if (!r)
+		r = hj_parse_proc_cgroup(buf, len, h, nh, theirs,
+					 HJ_MAX_HIERARCHIES, &nt);
+	if (r)
+		return r == -ENOENT ? -ESRCH : r;
+	r = hj_proc_read(getpid(), "cgroup", buf, sizeof(buf), &len);
+	if (!r)
+		r = hj_parse_proc_cgroup(buf, len, h, nh, mine,
+					 HJ_MAX_HIERARCHIES, &nm);
+	if (r)
+		return r;
+	for (i = 0; i < nt; i++) {
+		const struct hj_hierarchy *hi = &h[theirs[i].hier];
+		int fd;
+
+		for (j = 0; j < nm; j++)
+			if (mine[j].hier == theirs[i].hier)
+				break;
+		if (j < nm && !strcmp(mine[j].path, theirs[i].path))
+			continue;
+		r = hj_cgroup_path_check(theirs[i].path);
+		if (r)
+			return r;
+		if (hi->v2) {
+			fd = hj_cgroup_openat(hi, theirs[i].path,
+					      O_PATH | O_DIRECTORY);
+			if (fd < 0)
+				return fd;
+			close_safe(&p->v2fd);
+			p->v2fd = fd;
+		} else {
+			int dfd = hj_cgroup_openat(hi, theirs[i].path,
+						   O_PATH | O_DIRECTORY);
+
+			if (dfd < 0)
+				return dfd;
+			fd = openat(dfd, "cgroup.procs",
+				    O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+			r = fd < 0 ? -errno : 0;
+			close(dfd);
+			if (r)
+				return r;
+			p->v1fd[p->nv1++] = fd;
+		}
+		p->joined++;
+	}
+	return 0;
+}
+
+static int prep_stock(const struct hj_target *t,
+		      const struct hj_spawn_opts *o, struct prep *p)
+{
+	int r;
+
+	p->rootfd = open_proc_dir(t->pid, "root");
+	if (p->rootfd < 0)
+		return p->rootfd == -EACCES ? -EPERM : p->rootfd;
+	if (!o->cwd) {
+		p->cwdfd = open_proc_dir(t->pid, "cwd");
+		if (p->cwdfd < 0)
+			return p->cwdfd == -EACCES ? -EPERM : p->cwdfd;
+	}
+	r = prep_cgroups(t, p);
+	if (r)
+		return r;
+	/* all of the above was read from the task the pidfd pins */
+	return hj_target_alive(t);
+}
+
+/* In the new process, after the namespaces: root, then a cwd inside. */
+static int enter_fs(struct prep *p, const char *cwd)
+{
+	char buf[32];
+
+	if (p->rootfd >= 0) {
+		if (fchdir(p->rootfd) || chroot("."))
+			return -errno;
+	}
+	if (cwd) {
+		if (chdir("/") || chdir(cwd))
+			return -errno;
+		return 0;
+	}
+	if (p->cwdfd < 0 || fchdir(p->cwdfd))
+		return chdir("/") ? -errno : 0;
+	/*
+	 * The target's cwd may lie outside its root (CVE-2024-21626 is the
+	 * case of a leaked host directory): getcwd() then fails or starts
+	 * with "(unreachable)", and we fall back to the root.
+	 */
+	if (!getcwd(buf, sizeof(buf)) && errno != ERANGE)
+		return chdir("/") ? -errno : 0;
+	if (buf[0] != '/' && chdir("/"))
+		return -errno;
+	return 0;
+}
+
+/* Entering a user namespace: become its root, as lxc-attach does. */
+static int become_ns_root(void)
+{
+	if (setgroups(0, NULL) && errno != EPERM)
+		return -errno;
+	if (setresgid(0, 0, 0) || setresuid(0, 0, 0))
+		return -errno;
+	return 0;
+}
+
+/*
+ * The intermediate process of the stock backend.  It exits; only the
+ * grandchild it creates returns from here.
+ */
+static void stock_intermediate(struct hj_target *t, const struct hj_spawn_opts *o,
+		   struct prep *p, int syncfd, int reportfd)
+{
+	struct report rep = { 0, 0 };
+	char go;
+	long pid;
+
+	/* nothing in the container may ptrace us (CVE-2016-9962) */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	if (read_full(syncfd, &go, 1) || go != 'g') {
+		rep.err = -ECANCELED;
+		goto out;
+	}
+	if (t->ns_differ &&
+	    setns(t->pidfd, hj_ns_clone_flags(t->ns_differ))) {
+		rep.err = errno == EINVAL ? -EPERM : -errno;
+		goto out;
+	}
+	if ((t->ns_differ & HJ_NS_USER) && (rep.err = become_ns_root()))
+		goto out;
+	rep.err = enter_fs(p, o->cwd);
+	if (rep.err)
+		goto out;
+	prep_release(p);
+	pid = syscall(SYS_clone, CLONE_PARENT | (o->clone_flags & CSIGNAL),
+		      NULL, NULL, NULL, 0);
+	if (pid == 0)
+		return; /* the grandchild, inside the target */
+	if (pid < 0) {
+		/* a pid namespace whose init has died refuses new tasks */
+		rep.err = errno == ENOMEM ? -ESRCH : -errno;
+		goto out;
+	}
+	rep.pid = pid;
+out:
+	write_full(reportfd, &rep, sizeof(rep));
+	_exit(rep.err ? 1 : 0);
+}
+
+static pid_t spawn_stock(struct hj_target *t, const struct hj_spawn_opts *o,
+			 struct hj_spawn_info *info)
+{
+	struct clone_args args = { 0 };
+	struct prep p = { .rootfd = -1, .cwdfd = -1, .v2fd = -1 };
+	struct report rep = { -EPIPE, 0 };
+	int syncp[2] = { -1, -1 }, repp[2] = { -1, -1 };
+	pid_t ipid = -1;
+	size_t i;
+	int r, status;
+
+	r = prep_stock(t, o, &p);
+	if (r)
+		goto out;
+	if (pipe2(syncp, O_CLOEXEC) || pipe2(repp, O_CLOEXEC)) {
+		r = -errno;
+		goto out;
+	}
+	args.exit_signal = SIGCHLD;
+	if (p.v2fd >= 0) {
+		args.flags |= CLONE_INTO_CGROUP;
+		args.cgroup = p.v2fd;
+	}
+	ipid = syscall(SYS_clone3, &args, sizeof(args));
+	if (ipid < 0) {
+		r = -errno;
+		goto out;
+	}
+	if (ipid == 0) {
+		close(syncp[1]);
+		close(repp[0]);
+		stock_intermediate(t, o, &p, syncp[0], repp[1]);
+		/* the grandchild returns here, inside the target */
+		close(syncp[0]);
+		close(repp[1]);
+		hj_target_release(t);
+		return 0;
+	}
+	close_safe(&syncp[0]);
+	close_safe(&repp[1]);
+	/* v1 hierarchies: join before the intermediate runs anything */
+	for (i = 0; i < p.nv1 && !r; i++) {
+		char pid[16];
+		int l = snprintf(pid, sizeof(pid), "%d", (int)ipid);
+
+		if (write(p.v1fd[i], pid, l) != l)
+			r = -errno;
+	}
+	if (!r)
+		r = write_full(syncp[1], "g", 1);
+	close_safe(&syncp[1]);
+	if (!r)
+		r = read_full(repp[0], &rep, sizeof(rep));
+	if (!r)
+		r = rep.err;
+	if (r)
+		kill(ipid, SIGKILL);
+	while (waitpid(ipid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!r) {
+		info->backend = HJ_BACKEND_STOCK;
+		info->ns_entered = t->ns_differ;
+		info->cgroups_joined = p.joined;
+	}
+out:
+	close_safe(&syncp[0]);
+	close_safe(&syncp[1]);
+	close_safe(&repp[0]);
+	close_safe(&repp[1]);
+	prep_release(&p);
+	return r ? r : rep.pid;
+}
+
+static pid_t spawn_native(int nr, struct hj_target *t,
+			  const struct hj_spawn_opts *o,
+			  struct hj_spawn_info *info)
+{
+	struct report rep = { -EPIPE, 0 };
+	struct prep none = { .rootfd = -1, .cwdfd = -1, .v2fd = -1 };
+	int repp[2], status;
+	long pid;
+
+	if (pipe2(repp, O_CLOEXEC))
+		return -errno;
+	pid = syscall(nr, o->clone_flags & CSIGNAL, HJ_WHICH_PIDFD,
+		      (unsigned long)t->pidfd);
+	if (pid < 0) {
+		rep.err = -errno;
+		close(repp[0]);
+		close(repp[1]);
+		return rep.err;
+	}
+	if (pid == 0) {
+		close(repp[0]);
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+		rep.err = 0;
+		if (t->ns_differ & HJ_NS_USER)
+			rep.err = become_ns_root();
+		/* root and cwd are the target's already */
+		if (!rep.err && o->cwd)
+			rep.err = enter_fs(&none, o->cwd);
+		rep.pid = getpid();
+		write_full(repp[1], &rep, sizeof(rep));
+		if (rep.err)
+			_exit(127);
+		close(repp[1]);
+		hj_target_release(t);
+		return 0;
+	}
+	close(repp[1]);
+	if (read_full(repp[0], &rep, sizeof(rep)))
+		rep.err = -EPIPE;
+	close(repp[0]);
+	if (rep.err) {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		return rep.err;
+	}
+	info->backend = HJ_BACKEND_NATIVE;
+	info->ns_entered = t->ns_differ;
+	info->cgroups_joined = 0;
+	return pid;
+}
+
+pid_t hj_spawn(struct hj_target *t, const struct hj_spawn_opts *opts,
+	       struct hj_spawn_info *info)
+{
+	struct hj_spawn_opts o = *opts;
+	struct hj_spawn_info dummy;
+	int r, nr = -ENOSYS;
+
+	if (!info)
+		info = &dummy;
+	memset(info, 0, sizeof(*info));
+	if (!o.clone_flags)
+		o.clone_flags = SIGCHLD;
+	r = hj_check_clone_flags(o.clone_flags);
+	if (r)
+		return r;
+	r = hj_target_check_access(t);
+	if (r)
+		return r;
+	if (o.backend != HJ_BACKEND_STOCK)
+		nr = hj_native_syscall_nr();
+	if (o.backend == HJ_BACKEND_NATIVE && nr < 0)
+		return -ENOSYS;
+	if (nr > 0) {
+		pid_t pid = spawn_native(nr, t, &o, info);
+
+		if (pid != -ENOSYS || o.backend == HJ_BACKEND_NATIVE)
+			return pid;
+	}
+	return spawn_stock(t, &o, info);
+}
+
+int hj_wait(pid_t child, int *status)
+{
+	while (waitpid(child, status, 0) < 0) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
+/* Exit code a shell would give: the status, or 128 + the signal. */
+int hj_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}

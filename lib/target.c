@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Target resolution: from a pid, a pidfd, or a cgroup membership file to
+ * one task, pinned by a pidfd.
+ *
+ * In a cgroup the task a user means is the container's init.  Runtimes
+ * put helpers (the unshare parent, conmon, a runc exec in progress) in the
+ * same cgroup, often listed first, so "the first line" is not it:
+ *
+ *   1. the member that is pid 1 of a pid namespace below ours,
+ *   2. else the first member whose pid namespace differs from ours,
+ *   3. else the first live member (running or sleeping, as the seed did).
+ *
+ * After pinning, the choice is checked again (same start time, still
+ * alive, still a member), so a pid reused in between is never entered.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "hijack.h"
+#include "util.h"
+
+#define MEMBERS_MAX 65536
+#define MEMBERS_BUF (MEMBERS_MAX * 12)
+#define PICK_RETRIES 3
+
+void hj_target_init(struct hj_target *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->pidfd = -1;
+}
+
+void hj_target_release(struct hj_target *t)
+{
+	if (t->pidfd >= 0)
+		close(t->pidfd);
+	t->pidfd = -1;
+}
+
+const char *hj_pick_name(enum hj_pick pick)
+{
+	switch (pick) {
+	case HJ_PICK_PID:
+		return "named";
+	case HJ_PICK_INIT:
+		return "container init";
+	case HJ_PICK_PIDNS:
+		return "first task in another pid namespace";
+	case HJ_PICK_FIRST:
+		return "first live task";
+	}
+	return "?";
+}
+
+int hj_pidfd_open(pid_t pid)
+{
+	int fd = syscall(SYS_pidfd_open, pid, 0);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* 0 while the pinned task exists (possibly as a zombie), else -ESRCH. */
+int hj_pidfd_alive(int pidfd)
+{
+	if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) == 0)
+		return 0;
+	return errno == EPERM ? 0 : -errno;
+}
+
+static int read_status(pid_t pid, struct hj_proc_status *st)
+{
+	char buf[4096];
+	size_t len;
+	int r;
+
+	r = hj_proc_read(pid, "status", buf, sizeof(buf), &len);
+	if (r)
+		return r == -ENOENT ? -ESRCH : r;
+	return hj_parse_status(buf, len, st);
+}
+
+static int read_starttime(pid_t pid, unsigned long long *starttime)
+{
+	char buf[1024];
+	size_t len;
+	int r;
+
+	r = hj_proc_read(pid, "stat", buf, sizeof(buf), &len);
+	if (r)
+		return r == -ENOENT ? -ESRCH : r;
+	return hj_parse_stat_starttime(buf, len, starttime);
+}
+
+/* Running or sleeping, as the seed's task_available(); not exiting. */
+static bool live_state(char state)
+{
+	return state == 'R' || state == 'S' || state == 'D';
+}
+
+/* Depth of our own pid namespace, as NSpid counts it. */
+static int my_pidns_depth(void)
+{
+	struct hj_proc_status st;
+	int r = read_status(getpid(), &st);
+
+	return r ? r : st.nspid_depth;
+}
+
+/*
+ * Pin @pid (a process, not a thread) and check that it is the task whose
+ * start time we saw: the pid cannot have been reused in between.
+ */
+static int pin(pid_t pid, unsigned long long starttime, struct hj_target *t)
+{
+	struct hj_proc_status st;
+	unsigned long long again;
+	int fd, r;
+
+	fd = hj_pidfd_open(pid);
+	if (fd < 0)
+		return fd == -EINVAL ? -ESRCH : fd;
+	r = read_starttime(pid, &again);
+	if (!r && again != starttime)
+		r = -ESRCH;
+	if (!r)
+		r = read_status(pid, &st);
+	if (!r && !live_state(st.state))
+		r = -ESRCH;
+	if (!r)
+		r = hj_pidfd_alive(fd);
+	if (r) {
+		close(fd);
+		return r;
+	}
+	t->pid = pid;
+	t->pidfd = fd;
+	t->starttime = starttime;
+	t->traced = st.tracer != 0;
+	return 0;
+}
+
+int hj_target_from_pid(pid_t pid, struct hj_target *t)
+{
+	struct hj_proc_status st;
+	unsigned long long starttime;
+	int r;
+
+	hj_target_init(t);
+	if (pid <= 0)
+		return -ESRCH;
+	r = read_status(pid, &st);
+	if (r)
+		return r;
+	/* a thread id names its thread group, as in the seed */
+	pid = st.tgid;
+	r = read_starttime(pid, &starttime);
+	if (r)
+		return r;
+	r = pin(pid, starttime, t);
+	if (r)
+		return r;
+	t->pick = HJ_PICK_PID;
+	return 0;
+}
+
+int hj_target_from_pidfd(int pidfd, struct hj_target *t)
+{
+	struct hj_proc_status st;
+	unsigned long long starttime;
+	char buf[4096], path[64], *p;
+	size_t len;
+	long pid;
+	int fd, r;
+
+	hj_target_init(t);
+	/* the pid of a pidfd is in its fdinfo ("Pid: -1" once reaped) */
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pidfd);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -EBADF;
+	r = hj_read_fd(fd, buf, sizeof(buf), &len);
+	close(fd);
+	if (r)
+		return r;
+	p = strstr(buf, "\nPid:");
+	if (!p)
+		return -EBADF;
+	pid = strtol(p + 5, NULL, 10);
+	if (pid <= 0)
+		return -ESRCH;
+	r = read_status(pid, &st);
+	if (!r)
+		r = read_starttime(pid, &starttime);
+	/* while the pidfd's task is not reaped, its pid is not reused */
+	if (!r)
+		r = hj_pidfd_alive(pidfd);
+	if (!r && !live_state(st.state))
+		r = -ESRCH;
+	if (r)
+		return r;
+	t->pidfd = fcntl(pidfd, F_DUPFD_CLOEXEC, 3);
+	if (t->pidfd < 0)
+		return -errno;
+	t->pid = pid;
+	t->starttime = starttime;
+	t->traced = st.tracer != 0;
+	t->pick = HJ_PICK_PID;
+	return 0;
+}
+
+/* Read a whole membership file from offset 0 into a fresh buffer. */
+static int read_members(int fd, char **out, size_t *len)
+{
+	char *buf = malloc(MEMBERS_BUF);
+	size_t off = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t r = pread(fd, buf + off, MEMBERS_BUF - 1 - off, off);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			return -errno;
+		}
+		if (r == 0)
+			break;
+		off += r;
+		if (off == MEMBERS_BUF - 1) {
+			free(buf);
+			return -E2BIG;
+		}
+	}
+	buf[off] = '\0';
+	*out = buf;
+	*len = off;
+	return 0;
+}
+
+static int member_list(int fd, pid_t **pids, size_t *n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	r = read_members(fd, &buf, &len);
+	if (r)
+		return r;
+	*pids = malloc(MEMBERS_MAX * sizeof(**pids));
+	if (!*pids) {
+		free(buf);
+		return -ENOMEM;
+	}
+	r = hj_parse_pid_list(buf, len, *pids, MEMBERS_MAX, n);
+	free(buf);
+	if (r) {
+		free(*pids);
+		*pids = NULL;
+	}
+	return r;
+}
+
+static bool listed(const pid_t *pids, size_t n, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (pids[i] == pid)
+			return true;
+	return false;
+}
+
+/*
+ * The directory of an open membership file, and its cgroup.procs for the
+ * re-check.  The directory must be on the same cgroup filesystem.
+ */
+static int open_procs(int fd, bool is_dir, char *name, size_t size)
+{
+	char link[64], path[PATH_MAX];
+	struct stat a, b;
+	int dfd, pfd;
+	ssize_t l;
+	char *slash;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	l = readlink(link, path, sizeof(path) - 1);
+	if (l < 0)
+		return -errno;
+	path[l] = '\0';
+	if (!is_dir) {
+		slash = strrchr(path, '/');
+		if (!slash || slash == path)
+			return -EBADF;
+		*slash = '\0';
+	}
+	snprintf(name, size, "%s", path);
+	if (is_dir) {
+		dfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	} else {
+		dfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+		if (dfd >= 0 && (fstat(fd, &a) || fstat(dfd, &b) ||
+				 a.st_dev != b.st_dev)) {
+			close(dfd);
+			return -EBADF;
+		}
+	}
+	if (dfd < 0)
+		return -errno;
+	if (hj_cgroup_is_member_file(dfd)) {
+		close(dfd);
+		return -EBADF;
+	}
+	pfd = openat(dfd, "cgroup.procs", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (pfd < 0)
+		pfd = -errno;
+	close(dfd);
+	return pfd;
+}
+
+static int pick_once(int listfd, int procsfd, struct hj_target *t)
+{
+	pid_t *pids = NULL, *procs = NULL, best = 0;
+	unsigned long long best_start = 0;
+	enum hj_pick best_pick = HJ_PICK_FIRST + 1;
+	size_t n, np, i;
+	int mydepth, r;
+
+	mydepth = my_pidns_depth();
+	if (mydepth < 0)
+		return mydepth;
+	r = member_list(listfd, &pids, &n);
+	if (r)
+		return r;
+	for (i = 0; i < n && best_pick != HJ_PICK_INIT; i++) {
+		struct hj_proc_status st;
+		unsigned long long start;
+		enum hj_pick pick;
+
+		if (read_status(pids[i], &st) || !live_state(st.state))
+			continue;
+		if (read_starttime(st.tgid, &start))
+			continue;
+		if (st.nspid_depth > mydepth && st.nspid_last == 1)
+			pick = HJ_PICK_INIT;
+		else if (st.nspid_depth != mydepth)
+			pick = HJ_PICK_PIDNS;
+		else
+			pick = HJ_PICK_FIRST;
+		if (pick < best_pick) {
+			best = st.tgid;
+			best_start = start;
+			best_pick = pick;
+		}
+	}
+	free(pids);
+	if (!best)
+		return -ESRCH;
+	r = pin(best, best_start, t);
+	if (r)
+		return r;
+	/* still a member now that it is pinned? */
+	r = member_list(procsfd, &procs, &np);
+	if (!r && !listed(procs, np, best))
+		r = -EAGAIN;
+	free(procs);
+	if (r) {
+		hj_target_release(t);
+		return r;
+	}
+	t->pick = best_pick;
+	return 0;
+}
+
+int hj_target_from_cgroup_fd(int fd, struct hj_target *t)
+{
+	struct stat st;
+	int listfd, procsfd, r, tries;
+
+	hj_target_init(t);
+	r = hj_cgroup_is_member_file(fd);
+	if (r)
+		return r;
+	if (fstat(fd, &st))
+		return -errno;
+	procsfd = open_procs(fd, S_ISDIR(st.st_mode), t->cgroup,
+			     sizeof(t->cgroup));
+	if (procsfd < 0)
+		return procsfd;
+	if (S_ISDIR(st.st_mode)) {
+		listfd = procsfd;
+	} else {
+		char link[64];
+
+		/* a fresh open description: the caller's offset is theirs */
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		listfd = open(link, O_RDONLY | O_CLOEXEC);
+		if (listfd < 0) {
+			r = -errno;
+			close(procsfd);
+			return r;
+		}
+		if (hj_cgroup_is_member_file(listfd)) {
+			close(listfd);
+			close(procsfd);
+			return -EBADF;
+		}
+	}
+	for (tries = 0; tries < PICK_RETRIES; tries++) {
+		r = pick_once(listfd, procsfd, t);
+		if (r != -EAGAIN && r != -ESRCH)
+			break;
+		if (r == -ESRCH && tries)
+			break;
+	}
+	if (r == -EAGAIN)
+		r = -ESRCH;
+	if (listfd != procsfd)
+		close(listfd);
+	close(procsfd);
+	return r;
+}
+
+int hj_target_from_cgroup_path(const char *path, struct hj_target *t)
+{
+	int fd, r;
+
+	hj_target_init(t);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+	if (fd < 0)
+		return errno == ELOOP ? -EBADF : -errno;
+	r = hj_target_from_cgroup_fd(fd, t);
+	close(fd);
+	return r;
+}
+
+int hj_target_from_cgroup_spec(const char *spec, struct hj_target *t)
+{
+	int dfd, r;
+
+	hj_target_init(t);
+	r = hj_cgroup_open_spec(spec, &dfd);
+	if (r)
+		return r;
+	r = hj_target_from_cgroup_fd(dfd, t);
+	close(dfd);
+	return r;
+}
+
+/* 0 while the pinned target is alive and not a zombie. */
+int hj_target_alive(const struct hj_target *t)
+{
+	struct hj_proc_status st;
+	unsigned long long start;
+	int r;
+
+	if (t->pidfd < 0)
+		return -ESRCH;
+	r = hj_pidfd_alive(t->pidfd);
+	if (!r)
+		r = read_status(t->pid, &st);
+	if (!r && !live_state(st.state))
+		r = -ESRCH;
+	if (!r)
+		r = read_starttime(t->pid, &start);
+	if (!r && start != t->starttime)
+		r = -ESRCH;
+	/* the /proc reads may have seen a new task; the pidfd decides */
+	if (!r)
+		r = hj_pidfd_alive(t->pidfd);
+	return r;
+}
+
+/*
+ * The seed's checks, done with the kernel's own: process_vm_readv() needs
+ * PTRACE_MODE_ATTACH_REALCREDS over the target (Yama included) and fails
+ * with EPERM without it, EFAULT with it (nothing is mapped at 0).  Then
+ * the target must not be traced, and we learn its namespaces.
+ */
+int hj_target_check_access(struct hj_target *t)
+{
+	struct hj_proc_status st;
+	char byte;
+	struct iovec local = { &byte, 1 }, remote = { NULL, 1 };
+	int r;
+
+	r = hj_target_alive(t);
+	if (r)
+		return r;
+	if (process_vm_readv(t->pid, &local, 1, &remote, 1, 0) >= 0 ||
+	    errno != EFAULT) {
+		if (errno == EPERM || errno == EACCES)
+			return -EPERM;
+		return errno == ESRCH ? -ESRCH : -EPERM;
+	}
+	r = read_status(t->pid, &st);
+	if (r)
+		return r;
+	t->traced = st.tracer != 0;
+	if (t->traced)
+		return -EBUSY;
+	r = hj_ns_differ(t->pid, &t->ns_differ);
+	if (r)
+		return r;
+	return hj_target_alive(t);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Internal helpers of libhijack; not for the front ends. */
+#ifndef HIJACK_UTIL_H
+#define HIJACK_UTIL_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#ifndef CGROUP_SUPER_MAGIC
+#define CGROUP_SUPER_MAGIC 0x27e0eb
+#endif
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+
+#define HJ_MAX_HIERARCHIES 32
+
+/* One mounted cgroup hierarchy, from /proc/self/mountinfo. */
+struct hj_hierarchy {
+	bool v2;
+	char mnt[PATH_MAX];	/* where it is mounted */
+	char root[PATH_MAX];	/* which cgroup is mounted there */
+	char opts[256];		/* v1 super options: "cpu,cpuacct", "name=x" */
+};
+
+/* A cgroup a task is in, on one hierarchy. */
+struct hj_membership {
+	int hier;		/* index into the hierarchy table */
+	char path[PATH_MAX];	/* relative to the mount, no leading '/' */
+};
+
+int hj_read_fd(int fd, char *buf, size_t size, size_t *len);
+int hj_cgroup_hierarchies(struct hj_hierarchy *h, size_t max, size_t *n);
+int hj_parse_mountinfo(const char *buf, size_t len, struct hj_hierarchy *h,
+		       size_t max, size_t *n);
+int hj_parse_proc_cgroup(const char *buf, size_t len,
+			 const struct hj_hierarchy *h, size_t nh,
+			 struct hj_membership *m, size_t max, size_t *n);
+int hj_cgroup_openat(const struct hj_hierarchy *h, const char *rel, int flags);
+int hj_cgroup_path_check(const char *path);
+int hj_pidfd_open(pid_t pid);
+int hj_pidfd_alive(int pidfd);
+
+#endif /* HIJACK_UTIL_H */

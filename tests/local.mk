@@ -1,0 +1,1 @@
+# Unit tests (Check) and integration tests (shell, real namespaces/cgroups).
