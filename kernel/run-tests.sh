@@ -1,0 +1,302 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Build Debian's linux-source-6.1 with the hijack() series in patches/,
+# boot it under QEMU (TCG) with an initramfs of busybox and the tests in
+# tests/*.c, and report the guest's results.
+#
+# Usage: run-tests.sh [--debug | --all] [--help]
+#
+#   (default)  the normal configuration (tinyconfig + config/hijack.config)
+#   --debug    the debug configuration (+ config/debug.config: KASAN,
+#              lockdep, kmemleak); any kernel report fails the run
+#   --all      both
+#
+# Environment:
+#   HIJACK_KERNEL_CACHE   cache directory (default /var/cache/hijack-kernel)
+#   HIJACK_KERNEL_DEBUG   1 = --debug
+#   HIJACK_KERNEL_JOBS    make -j value (default 2)
+#   HIJACK_QEMU_TIMEOUT   seconds per boot (default 600, debug 1500)
+#
+# Prints one "PASS name" / "FAIL name: reason" line per guest test, then
+# "kernel: N passed, N failed" (or "kernel-debug: ...").  Exits non-zero
+# if any test failed or the guest did not finish.
+
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CACHE=${HIJACK_KERNEL_CACHE:-/var/cache/hijack-kernel}
+JOBS=${HIJACK_KERNEL_JOBS:-2}
+TARBALL=/usr/src/linux-source-6.1.tar.xz
+PKGS="qemu-system-x86 linux-source-6.1 busybox-static build-essential bc
+flex bison libelf-dev libssl-dev cpio xz-utils gzip"
+
+usage() {
+	sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//'
+}
+
+die() {
+	echo "run-tests.sh: $*" >&2
+	exit 2
+}
+
+log() {
+	echo "run-tests.sh: $*" >&2
+}
+
+modes=()
+case "${HIJACK_KERNEL_DEBUG:-0}" in
+1 | yes | true) modes=(debug) ;;
+esac
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--debug) modes=(debug) ;;
+	--all) modes=(normal debug) ;;
+	-h | --help) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+	shift
+done
+[ ${#modes[@]} -gt 0 ] || modes=(normal)
+
+[ "$(id -u)" = 0 ] || die "must run as root (apt-get, cache in $CACHE)"
+
+install_packages() {
+	local missing=() p
+
+	for p in $PKGS; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'install ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	log "installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+# The series, in order; its hash decides whether the tree must be redone.
+series_hash() {
+	cat "$HERE"/patches/*.patch | sha256sum | cut -d' ' -f1
+}
+
+# Unpack the source once, then keep it patched with the current series:
+# reverse the previously applied patches, apply the new ones.  Only the
+# files the series touches get new mtimes, so the build stays incremental.
+prepare_source() {
+	local src=$CACHE/src tree=$CACHE/src/linux-source-6.1
+	local tar_id want p
+
+	tar_id=$(stat -c '%s %Y' "$TARBALL")
+	if [ ! -f "$src/.tarball-id" ] ||
+	   [ "$(cat "$src/.tarball-id")" != "$tar_id" ]; then
+		log "unpacking $TARBALL"
+		rm -rf "$src"
+		mkdir -p "$src"
+		tar -C "$src" -xf "$TARBALL"
+		echo "$tar_id" >"$src/.tarball-id"
+	fi
+
+	want=$(series_hash)
+	if [ -f "$src/.series-hash" ] &&
+	   [ "$(cat "$src/.series-hash")" = "$want" ]; then
+		return 0
+	fi
+
+	if [ -d "$src/applied" ]; then
+		log "reverting the previous series"
+		for p in $(ls -r "$src"/applied/*.patch 2>/dev/null); do
+			if ! patch -d "$tree" -p1 -R -s -f <"$p" >/dev/null; then
+				log "cannot revert $(basename "$p"), unpacking again"
+				rm -rf "$src"
+				prepare_source
+				return
+			fi
+		done
+		rm -rf "$src/applied" "$src/.series-hash"
+	fi
+
+	mkdir -p "$src/applied"
+	for p in "$HERE"/patches/*.patch; do
+		log "applying $(basename "$p")"
+		patch -d "$tree" -p1 -s -N <"$p" ||
+			die "$(basename "$p") does not apply"
+		cp "$p" "$src/applied/"
+	done
+	echo "$want" >"$src/.series-hash"
+}
+
+# Configure and build bzImage for a mode, unless nothing changed.
+build_kernel() {
+	local mode=$1 tree=$CACHE/src/linux-source-6.1
+	local b=$CACHE/build-$mode frags stamp opt
+
+	frags=("$HERE/config/hijack.config")
+	[ "$mode" = debug ] && frags+=("$HERE/config/debug.config")
+	stamp=$( (series_hash; cat "${frags[@]}") | sha256sum | cut -d' ' -f1)
+
+	if [ -f "$b/.hijack-stamp" ] && [ -f "$b/arch/x86/boot/bzImage" ] &&
+	   [ "$(cat "$b/.hijack-stamp")" = "$stamp" ]; then
+		log "kernel ($mode) is up to date"
+		return 0
+	fi
+
+	mkdir -p "$b"
+	rm -f "$b/.hijack-stamp"
+	log "configuring ($mode)"
+	make -C "$tree" O="$b" -s tinyconfig >/dev/null
+	(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$b" \
+		"$b/.config" "${frags[@]}" >/dev/null)
+	make -C "$tree" O="$b" -s olddefconfig >/dev/null
+	# Every option asked for must have survived olddefconfig.
+	for opt in $(cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=y'); do
+		grep -qx "$opt" "$b/.config" ||
+			die "$opt did not stick in the $mode configuration"
+	done
+
+	log "building bzImage ($mode), make -j$JOBS"
+	if ! make -C "$tree" O="$b" -j"$JOBS" bzImage >"$b/build.log" 2>&1; then
+		tail -n 40 "$b/build.log" >&2
+		die "kernel build ($mode) failed, see $b/build.log"
+	fi
+	echo "$stamp" >"$b/.hijack-stamp"
+}
+
+build_tests() {
+	local out=$CACHE/tests t
+
+	rm -rf "$out"
+	mkdir -p "$out"
+	for t in "$HERE"/tests/*.c; do
+		gcc -static -O2 -Wall -Wextra -Werror -o "$out/$(basename "$t" .c)" \
+			"$t" || die "cannot build $t"
+	done
+}
+
+write_init() {
+	local mode=$1
+
+	cat <<'EOF'
+#!/bin/busybox sh
+/bin/busybox mkdir -p /proc /sys /dev /tmp /sbin /usr/bin /usr/sbin
+/bin/busybox --install -s
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs cgroup /sys/fs/cgroup
+mkdir -p /sys/fs/cgroup/pids /sys/fs/cgroup/unified
+mount -t cgroup -o pids pids /sys/fs/cgroup/pids
+mount -t cgroup2 cgroup2 /sys/fs/cgroup/unified
+KMEMLEAK=/sys/kernel/debug/kmemleak
+if [ -d /sys/kernel/debug ] && mount -t debugfs debugfs /sys/kernel/debug &&
+   [ -e $KMEMLEAK ]; then
+	# Forget boot-time objects: only leaks from the tests count.
+	echo scan > $KMEMLEAK
+	echo clear > $KMEMLEAK
+else
+	KMEMLEAK=
+fi
+echo HIJACK-GUEST-START
+for t in /tests/*; do
+	name=${t##*/}
+	"$t"
+	rc=$?
+	case $rc in
+	0 | 1) ;;
+	*) echo "FAIL $name: exited with status $rc" ;;
+	esac
+done
+if [ -n "$KMEMLEAK" ]; then
+	sleep 1
+	echo scan > $KMEMLEAK
+	echo scan > $KMEMLEAK
+	if [ -s $KMEMLEAK ]; then
+		cat $KMEMLEAK
+		echo "FAIL kmemleak: unreferenced objects after the tests"
+	else
+		echo "PASS kmemleak"
+	fi
+fi
+echo HIJACK-GUEST-DONE
+reboot -f
+EOF
+}
+
+build_initramfs() {
+	local mode=$1 root=$CACHE/initramfs-$mode
+
+	rm -rf "$root"
+	mkdir -p "$root/bin" "$root/tests"
+	cp /bin/busybox "$root/bin/busybox"
+	cp "$CACHE"/tests/* "$root/tests/"
+	write_init "$mode" >"$root/init"
+	chmod 755 "$root/init"
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -9) \
+		>"$CACHE/initrd-$mode.cpio.gz"
+}
+
+# Boot, show the results, print the summary; returns non-zero on failure.
+run_guest() {
+	local mode=$1 b=$CACHE/build-$mode label=kernel timeout rc=0
+	local glog=$CACHE/guest-$mode.log pass fail reports
+
+	[ "$mode" = debug ] && label=kernel-debug
+	timeout=${HIJACK_QEMU_TIMEOUT:-600}
+	[ "$mode" = debug ] && timeout=${HIJACK_QEMU_TIMEOUT:-1500}
+
+	log "booting ($mode), timeout ${timeout}s, log in $glog"
+	timeout "$timeout" qemu-system-x86_64 -accel tcg -m 256M -smp 1 \
+		-nographic -no-reboot -kernel "$b/arch/x86/boot/bzImage" \
+		-initrd "$CACHE/initrd-$mode.cpio.gz" \
+		-append 'console=ttyS0 panic=-1 rdinit=/init' </dev/null |
+		tr -d '\r' >"$glog" || rc=$?
+
+	grep -E '^(PASS|FAIL) ' "$glog" | sed "s/^/$label: /" || true
+
+	pass=$(grep -c '^PASS ' "$glog" || true)
+	fail=$(grep -c '^FAIL ' "$glog" || true)
+
+	if ! grep -q '^HIJACK-GUEST-DONE' "$glog"; then
+		echo "$label: FAIL guest: did not finish (qemu status $rc)"
+		tail -n 30 "$glog" | sed "s/^/$label:   | /"
+		fail=$((fail + 1))
+	fi
+
+	# Any kernel report is a failure, in both configurations.
+	reports=$(grep -E 'BUG:|WARNING:|KASAN|Oops|general protection|Kernel panic|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|lockdep|unreferenced object|DEBUG_LOCKS_WARN_ON|INFO: task .* blocked' "$glog" |
+		grep -v 'lockdep is turned off\|^lockdep:' || true)
+	if [ -n "$reports" ]; then
+		echo "$label: FAIL kernel-log: $(echo "$reports" | wc -l) report line(s):"
+		echo "$reports" | head -n 20 | sed "s/^/$label:   | /"
+		fail=$((fail + 1))
+	fi
+	[ "$pass" -gt 0 ] || fail=$((fail + 1))
+
+	echo "$label: $pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+}
+
+main() {
+	local mode status=0
+
+	install_packages
+	[ -f "$TARBALL" ] || die "$TARBALL missing"
+	ls "$HERE"/patches/*.patch >/dev/null 2>&1 || die "no patches"
+	mkdir -p "$CACHE"
+	exec 9>"$CACHE/.lock"
+	flock 9
+
+	prepare_source
+	build_tests
+	for mode in "${modes[@]}"; do
+		build_kernel "$mode"
+		build_initramfs "$mode"
+	done
+	for mode in "${modes[@]}"; do
+		run_guest "$mode" || status=1
+	done
+	return $status
+}
+
+main
