@@ -75,9 +75,14 @@ install_packages() {
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
-# The series, in order; its hash decides whether the tree must be redone.
+# The code of the series, in order: the diffs without commit messages or
+# the format-patch signature, so rewording a message rebuilds nothing.
 series_hash() {
-	cat "$HERE"/patches/*.patch | sha256sum | cut -d' ' -f1
+	local p
+
+	for p in "$HERE"/patches/*.patch; do
+		sed -n '/^diff --git /,$p' "$p" | sed '/^-- $/,$d'
+	done | sha256sum | cut -d' ' -f1
 }
 
 # Unpack the source once, then keep it patched with the current series:
@@ -105,7 +110,7 @@ prepare_source() {
 
 	if [ -d "$src/applied" ]; then
 		log "reverting the previous series"
-		for p in $(ls -r "$src"/applied/*.patch 2>/dev/null); do
+		for p in $(printf '%s\n' "$src"/applied/*.patch | sort -r); do
 			if ! patch -d "$tree" -p1 -R -s -f <"$p" >/dev/null; then
 				log "cannot revert $(basename "$p"), unpacking again"
 				rm -rf "$src"
@@ -149,7 +154,7 @@ build_kernel() {
 		"$b/.config" "${frags[@]}" >/dev/null)
 	make -C "$tree" O="$b" -s olddefconfig >/dev/null
 	# Every option asked for must have survived olddefconfig.
-	for opt in $(cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=y'); do
+	grep -hE '^CONFIG_[A-Z0-9_]+=y' "${frags[@]}" | while read -r opt; do
 		grep -qx "$opt" "$b/.config" ||
 			die "$opt did not stick in the $mode configuration"
 	done
@@ -160,6 +165,22 @@ build_kernel() {
 		die "kernel build ($mode) failed, see $b/build.log"
 	fi
 	echo "$stamp" >"$b/.hijack-stamp"
+}
+
+# Every patch must be clean for scripts/checkpatch.pl --no-tree --strict.
+run_checkpatch() {
+	local tree=$CACHE/src/linux-source-6.1 p bad=0 n=0
+
+	for p in "$HERE"/patches/*.patch; do
+		n=$((n + 1))
+		if ! perl "$tree/scripts/checkpatch.pl" --no-tree --strict -q \
+			"$p" >"$CACHE/checkpatch.log" 2>&1; then
+			bad=$((bad + 1))
+			sed 's/^/checkpatch:   | /' "$CACHE/checkpatch.log"
+		fi
+	done
+	echo "checkpatch: $((n - bad)) clean, $bad with problems"
+	[ "$bad" -eq 0 ]
 }
 
 build_tests() {
@@ -224,7 +245,8 @@ EOF
 }
 
 build_initramfs() {
-	local mode=$1 root=$CACHE/initramfs-$mode
+	local mode=$1
+	local root=$CACHE/initramfs-$mode
 
 	rm -rf "$root"
 	mkdir -p "$root/bin" "$root/tests"
@@ -238,7 +260,8 @@ build_initramfs() {
 
 # Boot, show the results, print the summary; returns non-zero on failure.
 run_guest() {
-	local mode=$1 b=$CACHE/build-$mode label=kernel timeout rc=0
+	local mode=$1
+	local b=$CACHE/build-$mode label=kernel timeout rc=0
 	local glog=$CACHE/guest-$mode.log pass fail reports
 
 	[ "$mode" = debug ] && label=kernel-debug
@@ -288,6 +311,7 @@ main() {
 	flock 9
 
 	prepare_source
+	run_checkpatch || status=1
 	build_tests
 	for mode in "${modes[@]}"; do
 		build_kernel "$mode"
@@ -300,3 +324,4 @@ main() {
 }
 
 main
+exit $?
