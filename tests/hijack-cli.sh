@@ -1,0 +1,164 @@
+#!/bin/bash
+# The hijack command against real containers: namespaces, cgroups v1 and
+# v2, root directory, exit statuses, signals and the seed's error codes.
+. "$(dirname "$0")/lib.sh"
+require_root
+
+ROOTFS=$HJ_TMP/rootfs
+make_rootfs "$ROOTFS" web1
+ct_start web1 web1 "$ROOTFS" || { echo "Bail out! cannot start container"; exit 1; }
+HELPER=$CT_HELPER INIT=$CT_INIT
+HOST_UTS=$(ns_of $$ uts)
+V2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+V1=$(awk '$3 == "cgroup" && $4 ~ /pids/ { print $2; exit }' /proc/self/mounts)
+diag "container init $INIT, helper $HELPER, v2 at ${V2:-none}, v1 pids at ${V1:-none}"
+
+# -- target selection: the helper is listed first, the init is chosen
+first=$(head -n1 "$(cg_path "${V2:-$V1}" web1)/cgroup.procs")
+is "the unshare helper is listed first in the cgroup" "$first" "$HELPER"
+out=$("$HIJACK" -v cgroup "$(cg_path "${V2:-$V1}" web1)/cgroup.procs" true 2>&1)
+like "--verbose names the container init, not the helper" "$out" "pid $INIT \(container init\)"
+like "--verbose names the backend and namespaces" "$out" "namespaces entered: mnt uts ipc net pid cgroup"
+
+# -- landing inside: hostname, root, namespace inodes
+is "hijack pid: hostname is the container's" "$("$HIJACK" pid "$INIT" hostname)" web1
+is "hijack pid: / is the container's root" \
+	"$("$HIJACK" pid "$INIT" cat /etc/hijack-marker)" "container-rootfs web1"
+is "hijack pid: pid 1 is the container's sleep" \
+	"$("$HIJACK" pid "$INIT" cat /proc/1/comm)" sleep
+for ns in mnt uts ipc net pid cgroup; do
+	got=$("$HIJACK" pid "$INIT" readlink /proc/self/ns/$ns)
+	is "hijack pid: $ns namespace inode is the init's" "$got" "$(ns_of "$INIT" $ns)"
+done
+is "the caller's own uts namespace is unchanged" "$(ns_of $$ uts)" "$HOST_UTS"
+
+# -- every membership file form, v1 and v2
+forms=()
+[ -n "$V1" ] && forms+=("$(cg_path "$V1" web1)/tasks" "$(cg_path "$V1" web1)/cgroup.procs" "$(cg_path "$V1" web1)")
+[ -n "$V2" ] && forms+=("$(cg_path "$V2" web1)/cgroup.procs" "$(cg_path "$V2" web1)")
+for f in "${forms[@]}"; do
+	is "hijack cgroup ${f#/sys/fs/cgroup/}: hostname" "$("$HIJACK" cgroup "$f" hostname)" web1
+done
+
+# -- cgroup membership on every hierarchy, seen from the host
+"$HIJACK" pid "$INIT" sleep 30 &
+hj=$!
+HJ_PIDS+=("$hj")
+child=""
+for i in $(seq 100); do
+	child=$(pgrep -P "$hj" -x sleep) && break
+	sleep 0.05
+done
+if [ -n "$child" ]; then
+	is "the child's /proc/PID/cgroup equals the init's (all hierarchies)" \
+		"$(cat /proc/$child/cgroup)" "$(cat /proc/$INIT/cgroup)"
+	for ns in mnt uts ipc net pid cgroup; do
+		is "the child's $ns namespace (host view)" "$(ns_of "$child" $ns)" "$(ns_of "$INIT" $ns)"
+	done
+	is "the child's parent is the hijack caller" "$(awk '/^PPid:/ {print $2}' /proc/$child/status)" "$hj"
+	is "the child's root is the container's" "$(stat -Lc %i /proc/$child/root/etc/hijack-marker)" \
+		"$(stat -c %i "$ROOTFS/etc/hijack-marker")"
+	kill -TERM "$hj"
+	wait "$hj"
+	is "SIGTERM to hijack reaches the child: exit 143" "$?" 143
+	check "the child is gone after SIGTERM" bash -c "! kill -0 $child 2>/dev/null"
+else
+	not_ok "child of hijack appears"
+fi
+
+# -- exit statuses and signal deaths
+"$HIJACK" pid "$INIT" sh -c 'exit 7'
+is "exit status passes through (7)" "$?" 7
+"$HIJACK" pid "$INIT" sh -c 'kill -KILL $$'
+is "death by SIGKILL gives 137" "$?" 137
+"$HIJACK" pid "$INIT" /no/such/binary 2>/dev/null
+is "a command that does not exist gives 127" "$?" 127
+"$HIJACK" pid "$INIT" /etc/hijack-marker 2>/dev/null
+is "a command that cannot be executed gives 126" "$?" 126
+is "default command is /bin/sh" "$(echo 'echo $0; hostname' | "$HIJACK" pid "$INIT" | tr '\n' ' ')" "/bin/sh web1 "
+is "--wd sets the working directory inside" "$("$HIJACK" -w /etc pid "$INIT" pwd)" /etc
+
+# -- no host fd beyond 0-2 and no host cwd reaches the container
+inside=$(exec 7</etc/hostname && "$HIJACK" pid "$INIT" ls /proc/self/fd | sort -n | tr '\n' ' ')
+outside=$(exec 7</etc/hostname && ls /proc/self/fd | sort -n | tr '\n' ' ')
+is "the library adds no fd of its own (pidfd, root, cgroup, pipes)" "$inside" "$outside"
+links=$("$HIJACK" pid "$INIT" ls -l /proc/self/fd/)
+check "no fd inside points at a pidfd, /proc or a cgroup" \
+	bash -c "! grep -Eq 'pidfd|/proc/[0-9]|cgroup' <<<'$links'"
+is "cwd inside defaults to the target's (container /)" "$(cd /tmp && "$HIJACK" pid "$INIT" pwd)" /
+
+# -- errors of the seed's contract
+useradd -M -r -s /usr/sbin/nologin hjt-user$$ 2>/dev/null
+HJ_CLEANUP+=("userdel hjt-user$$ 2>/dev/null")
+before=$(cat "$(cg_path "${V2:-$V1}" web1)/cgroup.procs" | wc -l)
+out=$(runuser -u hjt-user$$ -- "$HIJACK" pid "$INIT" true 2>&1)
+rc=$?
+is "ordinary user vs root container: exit 1" "$rc" 1
+like "ordinary user vs root container: EPERM" "$out" "Operation not permitted \(no ptrace rights"
+is "ordinary user vs root container: no child created" \
+	"$(cat "$(cg_path "${V2:-$V1}" web1)/cgroup.procs" | wc -l)" "$before"
+
+"$top_builddir/tests/helpers/hj-ptrace" "$INIT" > "$HJ_TMP/ptrace.out" &
+tracer=$!
+HJ_PIDS+=("$tracer")
+for i in $(seq 50); do grep -q seized "$HJ_TMP/ptrace.out" && break; sleep 0.05; done
+out=$("$HIJACK" pid "$INIT" true 2>&1)
+like "traced target: EBUSY" "$out" "Device or resource busy \(the target is being traced\)"
+kill -KILL "$tracer"; wait "$tracer" 2>/dev/null
+is "after the tracer is gone the target is enterable again" "$("$HIJACK" pid "$INIT" hostname)" web1
+is "the target was never left stopped" "$(awk '{print $3}' /proc/$INIT/stat)" S
+
+cg_create empty
+out=$("$HIJACK" cgroup "$(cg_path "${V2:-$V1}" empty)/cgroup.procs" true 2>&1)
+like "empty cgroup: ESRCH" "$out" "No such process \(no live task\)"
+out=$("$HIJACK" cgroup /etc/passwd true 2>&1)
+like "regular file: EBADF" "$out" "Bad file descriptor"
+out=$("$HIJACK" cgroup /proc/self/status true 2>&1)
+like "a /proc file: EBADF" "$out" "Bad file descriptor"
+ln -s "$(cg_path "${V2:-$V1}" web1)/cgroup.procs" "$HJ_TMP/link"
+out=$("$HIJACK" cgroup "$HJ_TMP/link" true 2>&1)
+like "a symlink to cgroup.procs is refused (O_NOFOLLOW): EBADF" "$out" "Bad file descriptor"
+if [ -n "$V1" ]; then
+	out=$("$HIJACK" cgroup "$(cg_path "$V1" web1)/notify_on_release" true 2>&1)
+	like "another file of a cgroup: EBADF" "$out" "Bad file descriptor"
+fi
+out=$("$HIJACK" pid 999999999 true 2>&1)
+like "a pid that does not exist: ESRCH" "$out" "No such process"
+if [ ! -e /proc/sys/kernel/hijack_syscall_nr ]; then
+	out=$("$HIJACK" -b native pid "$INIT" true 2>&1)
+	like "native backend on a stock kernel: ENOSYS" "$out" "does not provide sys_hijack"
+fi
+
+# -- pure v1 and pure v2 views of the same machine (private mount ns)
+if [ -n "$V1" ] && [ -n "$V2" ]; then
+	got=$(unshare -m --propagation private sh -c "umount '$V2' && '$HIJACK' -v pid $INIT sh -c 'hostname; cat /proc/self/cgroup'" 2>&1)
+	like "pure v1 view: lands inside" "$got" "^web1"
+	like "pure v1 view: joins only the v1 hierarchies" "$got" "cgroups joined: $(($(hj_hierarchies | wc -l) - 1))"
+	got=$(unshare -m --propagation private sh -c "
+		for m in \$(awk '\$3 == \"cgroup\" { print \$2 }' /proc/self/mounts); do umount \$m; done
+		'$HIJACK' -v cgroup '$(cg_path "$V2" web1)' hostname" 2>&1)
+	like "pure v2 view: lands inside" "$got" "web1"
+	like "pure v2 view: joins the one v2 hierarchy" "$got" "cgroups joined: 1"
+fi
+
+# -- an ordinary user enters their own user-namespace container
+if runuser -u hjt-user$$ -- unshare --user --map-root-user true 2>/dev/null; then
+	uid=$(id -u hjt-user$$) gid=$(id -g hjt-user$$)
+	setpriv --reuid="$uid" --regid="$gid" --clear-groups -- unshare --user --map-root-user \
+		--fork --pid --mount --uts --ipc --net --mount-proc \
+		sh -c 'hostname rootless; exec sleep 1000000' </dev/null >/dev/null 2>&1 &
+	uhelper=$!
+	HJ_PIDS+=("$uhelper")
+	uinit=$(wait_init "$uhelper")
+	HJ_PIDS+=("$uinit")
+	got=$(cd / && runuser -u hjt-user$$ -- "$HIJACK" pid "$uinit" sh -c 'hostname; id -u; readlink /proc/self/ns/user' 2>&1)
+	is "rootless: the owner enters without privilege" "$got" "rootless
+0
+$(ns_of "$uinit" user)"
+	out=$(runuser -u nobody -- "$HIJACK" pid "$uinit" true 2>&1)
+	like "rootless: another user may not enter" "$out" "Operation not permitted"
+else
+	skip "rootless container" "unprivileged user namespaces are disabled"
+fi
+
+done_testing

@@ -1,0 +1,155 @@
+# shellcheck shell=bash
+# Shared helpers of the shell tests: TAP output, throw-away containers.
+#
+# Every test run puts its cgroups under one cgroup named for the run
+# (hjtest-<pid>) on each mounted hierarchy, kills what it started by pid
+# and removes those cgroups on exit.  Nothing else is touched.
+
+T_N=0
+T_FAILED=0
+HJ_RUN=${HJ_RUN:-hjtest-$$}
+HJ_TMP=$(mktemp -d /tmp/hjtest.XXXXXX)
+chmod 755 "$HJ_TMP"
+HJ_PIDS=()
+HJ_CLEANUP=()
+
+top_builddir=${top_builddir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+top_srcdir=${top_srcdir:-$top_builddir}
+HIJACK=${HIJACK:-$top_builddir/hijack/hijack}
+
+ok() { T_N=$((T_N + 1)); echo "ok $T_N - $*"; }
+not_ok() {
+	T_N=$((T_N + 1)); T_FAILED=$((T_FAILED + 1)); echo "not ok $T_N - $*"
+}
+# check DESC CMD... : passes when CMD succeeds
+check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+# is DESC GOT EXPECTED
+is() {
+	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1: got '$2', expected '$3'"; fi
+}
+# like DESC GOT PATTERN (grep -E)
+like() {
+	if printf '%s\n' "$2" | grep -Eq -- "$3"; then ok "$1"
+	else not_ok "$1: '$2' does not match /$3/"; fi
+}
+isnt() {
+	if [ "$2" != "$3" ]; then ok "$1"; else not_ok "$1: got '$2', expected anything else"; fi
+}
+skip() { T_N=$((T_N + 1)); echo "ok $T_N - $1 # SKIP $2"; }
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+done_testing() { echo "1..$T_N"; }
+diag() { echo "# $*"; }
+
+require_root() { [ "$(id -u)" = 0 ] || skip_all "needs root"; }
+
+# Mount points of the cgroup hierarchies (v1 and v2) in this mount ns.
+hj_hierarchies() {
+	awk '$3 == "cgroup" || $3 == "cgroup2" { print $2 }' /proc/self/mounts
+}
+
+# cg_create REL: the cgroup REL (below the run's cgroup) on every hierarchy
+cg_create() {
+	local h d part path
+	for h in $(hj_hierarchies); do
+		path=$h
+		for part in $HJ_RUN ${1//\// }; do
+			d=$path/$part
+			if [ ! -d "$d" ]; then
+				mkdir "$d" || return 1
+				if [ -e "$d/cpuset.cpus" ] && [ -z "$(cat "$d/cpuset.cpus")" ]; then
+					cat "$path/cpuset.cpus" > "$d/cpuset.cpus"
+					cat "$path/cpuset.mems" > "$d/cpuset.mems"
+				fi
+			fi
+			path=$d
+		done
+	done
+}
+
+# cg_path HIERARCHY-MOUNT REL
+cg_path() { echo "$1/$HJ_RUN/$2"; }
+
+# Remove the run's cgroups, deepest first (after their tasks are gone).
+cg_remove_all() {
+	local h
+	for h in $(hj_hierarchies); do
+		[ -d "$h/$HJ_RUN" ] || continue
+		find "$h/$HJ_RUN" -depth -type d -exec rmdir {} + 2>/dev/null
+	done
+}
+
+# A busybox-static root filesystem with a marker file.
+make_rootfs() {
+	local r=$1
+	mkdir -p "$r"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,etc,tmp,root,run,oldroot}
+	cp /bin/busybox "$r/bin/"
+	chroot "$r" /bin/busybox --install -s 2>/dev/null ||
+		for a in $("$r/bin/busybox" --list); do ln -sf busybox "$r/bin/$a"; done
+	echo "root:x:0:0:root:/root:/bin/sh" > "$r/etc/passwd"
+	echo "root:x:0:" > "$r/etc/group"
+	echo "container-rootfs $2" > "$r/etc/hijack-marker"
+}
+
+# ct_start NAME HOSTNAME [ROOTFS]: a container in cgroup NAME, new
+# pid/mnt/uts/ipc/net/cgroup namespaces, optionally pivoted into ROOTFS.
+# Sets CT_HELPER (the unshare process, listed first in the cgroup) and
+# CT_INIT (pid 1 of the container), and remembers both for cleanup.
+ct_start() {
+	local name=$1 host=$2 rootfs=${3:-} h inner
+	cg_create "$name" || return 1
+	if [ -n "$rootfs" ]; then
+		inner="mount --make-rprivate / && mount --bind '$rootfs' '$rootfs' && cd '$rootfs' && pivot_root . oldroot && exec /bin/busybox sh -c 'mount -t proc proc /proc; umount -l /oldroot; hostname $host; exec sleep 1000000'"
+	else
+		inner="mount -t proc proc /proc && hostname $host && exec sleep 1000000"
+	fi
+	(
+		for h in $(hj_hierarchies); do
+			echo "$BASHPID" > "$(cg_path "$h" "$name")/cgroup.procs" || exit 1
+		done
+		exec unshare --fork --pid --mount --uts --ipc --net --cgroup \
+			--propagation private sh -c "$inner"
+	) </dev/null >/dev/null 2>&1 &
+	CT_HELPER=$!
+	HJ_PIDS+=("$CT_HELPER")
+	CT_INIT=$(wait_init "$CT_HELPER") || return 1
+	HJ_PIDS+=("$CT_INIT")
+}
+
+# The pid-namespace init below a helper: last NSpid field 1.
+wait_init() {
+	local i c
+	for i in $(seq 100); do
+		for c in $(cat "/proc/$1/task/$1/children" 2>/dev/null); do
+			if awk '/^NSpid:/ { exit !($NF == 1) }' "/proc/$c/status" 2>/dev/null &&
+				[ "$(cat /proc/$c/comm)" = sleep ]; then
+				echo "$c"; return 0
+			fi
+		done
+		sleep 0.05
+	done
+	return 1
+}
+
+# Kill a container (its init takes the whole pid namespace with it).
+ct_kill() {
+	local p
+	for p in "$@"; do kill -KILL "$p" 2>/dev/null; done
+	for p in "$@"; do
+		while kill -0 "$p" 2>/dev/null; do
+			wait "$p" 2>/dev/null || sleep 0.02
+			[ -e "/proc/$p/status" ] && grep -q '^State:.*Z' "/proc/$p/status" && break
+		done
+	done
+}
+
+ns_of() { readlink "/proc/$1/ns/$2"; }
+
+hj_cleanup() {
+	local f
+	for f in "${HJ_CLEANUP[@]}"; do eval "$f"; done
+	ct_kill "${HJ_PIDS[@]}" 2>/dev/null
+	sleep 0.1
+	cg_remove_all
+	rm -rf "$HJ_TMP"
+}
+trap hj_cleanup EXIT
