@@ -6,3 +6,15 @@ TESTS += tests/check_conf
 tests_check_conf_SOURCES = tests/check_conf.c
 tests_check_conf_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_conf_LDADD = lib/libhijack.la $(CHECK_LIBS)
+
+# pam_hijack.so through the real libpam (needs root: users, cgroups)
+check_PROGRAMS += tests/check_pam
+TESTS += tests/check_pam
+tests_check_pam_SOURCES = tests/check_pam.c
+tests_check_pam_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DABS_TOP_BUILDDIR='"$(abs_top_builddir)"' \
+	-DABS_TOP_SRCDIR='"$(abs_top_srcdir)"'
+tests_check_pam_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PAM_CFLAGS)
+tests_check_pam_LDADD = $(CHECK_LIBS) $(PAM_LIBS)
+EXTRA_tests_check_pam_DEPENDENCIES = pam_hijack/pam_hijack.la
+EXTRA_DIST += tests/container.sh
