@@ -8,6 +8,7 @@
 #   container.sh start NAME HOST   print the pid of the unshare helper
 #                                  (host pid namespace) once pid 1 runs
 #   container.sh stop NAME PID     kill what start started, rmdir the cgroups
+#   container.sh init NAME         print the pid of the container's pid 1
 #   container.sh hierarchies       list the cgroup mounts used
 #
 # Only cgroups called NAME and processes inside them are ever touched.
@@ -96,9 +97,11 @@ stop() {
 case ${1-} in
 start) start "$2" "$3" ;;
 stop) stop "$2" "${3-}" ;;
+init) init_pid "$(hierarchies | head -n 1)/$2" ;;
 hierarchies) hierarchies ;;
 *)
-	echo "usage: $0 start NAME HOST | stop NAME PID | hierarchies" >&2
+	echo "usage: $0 start NAME HOST | stop NAME PID | init NAME |" \
+		"hierarchies" >&2
 	exit 2
 	;;
 esac
