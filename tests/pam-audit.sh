@@ -129,10 +129,11 @@ pamtester "$service" "$u_out" open_session >>"$tmp/out.out" 2>&1
 check $((!$?)) "pamtester: $u_out open_session refused"
 
 # --- the records, as auditd wrote them ---
+# (--input-logs: without it ausearch reads stdin when it is not a tty)
 find_records() {
 	i=0
 	while [ $i -lt 50 ]; do
-		ausearch -m VIRT_CONTROL -ts $start --vm-name "$1" \
+		ausearch --input-logs -m VIRT_CONTROL -ts $start --vm-name "$1" \
 			>"$tmp/$1.rec" 2>/dev/null &&
 			[ "$(grep -c 'type=VIRT_CONTROL' "$tmp/$1.rec")" -ge "$2" ] &&
 			return 0
@@ -157,7 +158,7 @@ check $? "deny records: op=deny vm-pid=-1 reason=not-running res=failed"
 grep -q 'exe="/usr/bin/pamtester"' "$tmp/$ctr.rec"
 check $? "records name the program that logged in (exe=pamtester)"
 
-aureport --virt -ts $start >"$tmp/report" 2>&1
+aureport --input-logs --virt -ts $start >"$tmp/report" 2>&1
 grep -q "VIRT_CONTROL" "$tmp/report"
 check $? "aureport --virt lists VIRT_CONTROL events"
 [ "$(grep -c "VIRT_CONTROL" "$tmp/report")" -ge 3 ]
