@@ -42,9 +42,10 @@ int hj_audit_format(char *buf, size_t size, const char *op,
 		e = -ENOMEM;
 		goto out_free;
 	}
-	n = snprintf(buf, size, "virt=hijack op=%s %s vm-pid=%d %s uid=%u %s %s",
-		     op, vm, vm_pid > 0 ? (int)vm_pid : -1, acct,
-		     (unsigned int)uid, cg, why);
+	n = snprintf(buf, size,
+		     "virt=hijack op=%s %s vm-pid=%d %s uid=%u %s %s", op, vm,
+		     vm_pid > 0 ? (int)vm_pid : -1, acct, (unsigned int)uid, cg,
+		     why);
 	if (n < 0 || (size_t)n >= size)
 		e = -ENAMETOOLONG;
 out_free:
@@ -95,9 +96,8 @@ out_free:
 	return e;
 }
 
-int hj_audit_entry(const char *op, const struct hj_mapping *m,
-		   const char *user, uid_t uid, pid_t vm_pid,
-		   const char *reason, bool success)
+int hj_audit_entry(const char *op, const struct hj_mapping *m, const char *user,
+		   uid_t uid, pid_t vm_pid, const char *reason, bool success)
 {
 	return hj_audit_entry_from(op, m, user, uid, vm_pid, reason, success,
 				   NULL);

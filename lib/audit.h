@@ -24,9 +24,9 @@
 
 /* Where the login comes from; any field may be NULL ("?"). */
 struct hj_audit_origin {
-	const char *host;	/* remote host name (PAM_RHOST) */
-	const char *addr;	/* remote address */
-	const char *tty;	/* PAM_TTY */
+	const char *host; /* remote host name (PAM_RHOST) */
+	const char *addr; /* remote address */
+	const char *tty; /* PAM_TTY */
 };
 
 /* The message part of the record; m NULL: no mapping known (vm="?"). */
@@ -35,9 +35,8 @@ int hj_audit_format(char *buf, size_t size, const char *op,
 		    pid_t vm_pid, const char *reason);
 
 /* op: "start" (entered), "deny" (refused), "host" (stopped=host). */
-int hj_audit_entry(const char *op, const struct hj_mapping *m,
-		   const char *user, uid_t uid, pid_t vm_pid,
-		   const char *reason, bool success);
+int hj_audit_entry(const char *op, const struct hj_mapping *m, const char *user,
+		   uid_t uid, pid_t vm_pid, const char *reason, bool success);
 int hj_audit_entry_from(const char *op, const struct hj_mapping *m,
 			const char *user, uid_t uid, pid_t vm_pid,
 			const char *reason, bool success,

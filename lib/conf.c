@@ -36,11 +36,11 @@ enum who_kind {
 struct rule {
 	unsigned int line;
 	enum who_kind who;
-	char *who_name;		/* user or group name */
+	char *who_name; /* user or group name */
 	uid_t uid_lo, uid_hi;
 	enum hj_map_kind kind;
-	char *controller;	/* NULL: any hierarchy */
-	char *path;		/* template, no leading '/' */
+	char *controller; /* NULL: any hierarchy */
+	char *path; /* template, no leading '/' */
 	char *name, *shell, *cwd; /* templates, NULL when unset */
 	enum hj_on_stopped on_stopped;
 };
@@ -60,9 +60,10 @@ struct vars {
 
 static const struct vars placeholder = { "u", "0", "g" };
 
-__attribute__((format(printf, 5, 6))) static int
-fail(struct hj_conf_error *err, const char *name, unsigned int line, int r,
-     const char *fmt, ...)
+__attribute__((format(printf, 5, 6))) static int fail(struct hj_conf_error *err,
+						      const char *name,
+						      unsigned int line, int r,
+						      const char *fmt, ...)
 {
 	char what[200];
 	va_list ap;
@@ -170,8 +171,8 @@ static int check_template(const char *s, char *bad)
  * Expand a validated template.  -ENAMETOOLONG when it does not fit,
  * -EINVAL with *bad set to the template letter whose value is unusable.
  */
-static int expand(const char *t, const struct vars *v, char *out,
-		  size_t size, char *bad)
+static int expand(const char *t, const struct vars *v, char *out, size_t size,
+		  char *bad)
 {
 	size_t o = 0;
 
@@ -303,7 +304,8 @@ struct parser {
 static int template_error(struct parser *p, char bad, const char *in)
 {
 	if (!bad)
-		return PFAIL(p, -EINVAL, "incomplete template '%%' at the end of '%.64s'",
+		return PFAIL(p, -EINVAL,
+			     "incomplete template '%%' at the end of '%.64s'",
 			     in);
 	if (bad > 0x20 && bad < 0x7f)
 		return PFAIL(p, -EINVAL, "unknown template '%%%c' in '%.64s'",
@@ -439,9 +441,10 @@ static int parse_option(struct parser *p, const char *tok, struct rule *r,
 		else if (!strcmp(val, "host"))
 			r->on_stopped = HJ_STOPPED_HOST;
 		else
-			return PFAIL(p, -EINVAL,
-				     "stopped= must be 'deny' or 'host', not '%.64s'",
-				     val);
+			return PFAIL(
+				p, -EINVAL,
+				"stopped= must be 'deny' or 'host', not '%.64s'",
+				val);
 		return 0;
 	}
 	if (!strcmp(key, "name")) {
@@ -456,8 +459,9 @@ static int parse_option(struct parser *p, const char *tok, struct rule *r,
 		return 0;
 	}
 	if (*val != '/')
-		return PFAIL(p, -EINVAL, "%s= needs an absolute path, not '%.64s'",
-			     key, val);
+		return PFAIL(p, -EINVAL,
+			     "%s= needs an absolute path, not '%.64s'", key,
+			     val);
 	return set_option(p, key, !strcmp(key, "shell") ? &r->shell : &r->cwd,
 			  val);
 }
@@ -642,8 +646,8 @@ int hj_conf_load(const char *path, struct hj_conf **conf,
 	if (!path)
 		path = HJ_CONF_DEFAULT;
 	/* O_NONBLOCK: a FIFO planted here must not hang the login */
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY |
-				O_NONBLOCK);
+	fd = open(path,
+		  O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		e = -errno;
 		if (e == -ELOOP)

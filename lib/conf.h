@@ -24,30 +24,30 @@
 #define HJ_CONF_NAME_MAX 256
 
 enum hj_map_kind {
-	HJ_MAP_NONE = 0,	/* no rule matched */
-	HJ_MAP_HOST,		/* rule target '-' */
+	HJ_MAP_NONE = 0, /* no rule matched */
+	HJ_MAP_HOST, /* rule target '-' */
 	HJ_MAP_CONTAINER,
 };
 
 enum hj_on_stopped {
-	HJ_STOPPED_DENY = 0,	/* stopped=deny (default) */
-	HJ_STOPPED_HOST,	/* stopped=host */
+	HJ_STOPPED_DENY = 0, /* stopped=deny (default) */
+	HJ_STOPPED_HOST, /* stopped=host */
 };
 
 struct hj_conf_error {
-	char file[256];		/* the name the file was loaded under */
-	unsigned int line;	/* 0: not about one line */
-	char msg[256];		/* "FILE:LINE: problem", or "FILE: problem" */
+	char file[256]; /* the name the file was loaded under */
+	unsigned int line; /* 0: not about one line */
+	char msg[256]; /* "FILE:LINE: problem", or "FILE: problem" */
 };
 
 struct hj_mapping {
 	enum hj_map_kind kind;
-	unsigned int line;	/* line of the matching rule */
+	unsigned int line; /* line of the matching rule */
 	/* expanded, normalised "[controller:]path", no leading '/' */
 	char cgroup[HJ_CGROUP_PATH_MAX];
 	char name[HJ_CONF_NAME_MAX]; /* name=, else last cgroup component */
-	char shell[4096];	/* shell=, "" when unset */
-	char cwd[4096];		/* cwd=, "" when unset */
+	char shell[4096]; /* shell=, "" when unset */
+	char cwd[4096]; /* cwd=, "" when unset */
 	enum hj_on_stopped on_stopped;
 };
 

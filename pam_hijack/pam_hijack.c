@@ -37,7 +37,7 @@ struct options {
 	unsigned int ctrl;
 	const char *conf;
 	const char *admin_group;
-	bool bad_conf;		/* conf= was not an absolute path */
+	bool bad_conf; /* conf= was not an absolute path */
 };
 
 static void parse_args(pam_handle_t *pamh, int argc, const char **argv,
@@ -103,25 +103,23 @@ static bool exempt(pam_handle_t *pamh, const struct options *o,
 {
 	if (pw->pw_uid == 0)
 		return true;
-	return o->admin_group &&
-	       pam_modutil_user_in_group_nam_nam(pamh, pw->pw_name,
-						 o->admin_group);
+	return o->admin_group && pam_modutil_user_in_group_nam_nam(
+					 pamh, pw->pw_name, o->admin_group);
 }
 
 /*
  * The user's passwd entry and mapping.  PAM_SUCCESS, or the PAM code to
  * return: the broken-config policy is applied here.
  */
-static int resolve(pam_handle_t *pamh, const struct options *o,
-		   int refuse, struct passwd **pwp, struct hj_mapping *m)
+static int resolve(pam_handle_t *pamh, const struct options *o, int refuse,
+		   struct passwd **pwp, struct hj_mapping *m)
 {
 	struct hj_conf_error err = { .msg = "" };
 	const char *user;
 	struct passwd *pw;
 	int e;
 
-	if (pam_get_user(pamh, &user, NULL) != PAM_SUCCESS || !user ||
-	    !*user) {
+	if (pam_get_user(pamh, &user, NULL) != PAM_SUCCESS || !user || !*user) {
 		pam_syslog(pamh, LOG_ERR, "cannot determine the user name");
 		return PAM_USER_UNKNOWN;
 	}
@@ -159,9 +157,9 @@ static int resolve(pam_handle_t *pamh, const struct options *o,
  * Is the mapped container running?  PAM_SUCCESS with *vm_pid set, or the
  * PAM code to return (the refusal is logged, told and audited here).
  */
-static int check_container(pam_handle_t *pamh, const struct options *o,
-			   const struct passwd *pw, const struct hj_mapping *m,
-			   int refuse, pid_t *vm_pid)
+static int check_container(pam_handle_t *pamh, const struct passwd *pw,
+			   const struct hj_mapping *m, int refuse,
+			   pid_t *vm_pid)
 {
 	struct hj_target t;
 	int e;
@@ -174,13 +172,11 @@ static int check_container(pam_handle_t *pamh, const struct options *o,
 	}
 	*vm_pid = -1;
 	if (m->on_stopped == HJ_STOPPED_HOST) {
-		if (!(o->ctrl & CTRL_QUIET))
-			pam_syslog(pamh, LOG_NOTICE,
-				   "container %s (cgroup %s) is not running "
-				   "(%s): %s stays on the host (stopped=host, "
-				   "rule %u)",
-				   m->name, m->cgroup, target_error(e),
-				   pw->pw_name, m->line);
+		pam_syslog(pamh, LOG_NOTICE,
+			   "container %s (cgroup %s) is not running (%s): %s "
+			   "stays on the host (stopped=host, rule %u)",
+			   m->name, m->cgroup, target_error(e), pw->pw_name,
+			   m->line);
 		return PAM_IGNORE;
 	}
 	pam_syslog(pamh, LOG_ERR,
@@ -192,8 +188,7 @@ static int check_container(pam_handle_t *pamh, const struct options *o,
 	return refuse;
 }
 
-int pam_sm_acct_mgmt(pam_handle_t *pamh, int flags, int argc,
-		     const char **argv)
+int pam_sm_acct_mgmt(pam_handle_t *pamh, int flags, int argc, const char **argv)
 {
 	struct passwd *pw = NULL;
 	struct hj_mapping m;
@@ -213,10 +208,12 @@ int pam_sm_acct_mgmt(pam_handle_t *pamh, int flags, int argc,
 				   m.line);
 		return PAM_IGNORE;
 	}
-	r = check_container(pamh, &o, pw, &m, PAM_PERM_DENIED, &vm_pid);
+	r = check_container(pamh, pw, &m, PAM_PERM_DENIED, &vm_pid);
 	if (r == PAM_IGNORE && !(o.ctrl & CTRL_QUIET))
-		pam_info(pamh, "container %s is not running; you are on the "
-			       "host", m.name);
+		pam_info(pamh,
+			 "container %s is not running; you are on the "
+			 "host",
+			 m.name);
 	if (r == PAM_SUCCESS && (o.ctrl & CTRL_DEBUG))
 		pam_syslog(pamh, LOG_DEBUG,
 			   "%s: container %s (cgroup %s) runs as pid %d "
@@ -265,7 +262,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc,
 		return r;
 	if (m.kind != HJ_MAP_CONTAINER)
 		return PAM_IGNORE;
-	r = check_container(pamh, &o, pw, &m, PAM_SESSION_ERR, &vm_pid);
+	r = check_container(pamh, pw, &m, PAM_SESSION_ERR, &vm_pid);
 	if (r == PAM_SESSION_ERR)
 		return r;
 	if (export_mapping(pamh, &m) != PAM_SUCCESS) {
@@ -279,9 +276,10 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc,
 	}
 	audit(pamh, "start", &m, pw, vm_pid, "login", true);
 	if (!(o.ctrl & CTRL_QUIET))
-		pam_syslog(pamh, LOG_INFO,
-			   "%s enters container %s (cgroup %s, pid %d, rule %u)",
-			   pw->pw_name, m.name, m.cgroup, (int)vm_pid, m.line);
+		pam_syslog(
+			pamh, LOG_INFO,
+			"%s enters container %s (cgroup %s, pid %d, rule %u)",
+			pw->pw_name, m.name, m.cgroup, (int)vm_pid, m.line);
 	return PAM_SUCCESS;
 }
 

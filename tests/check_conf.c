@@ -219,7 +219,7 @@ START_TEST(test_comments_crlf)
 	const char *text = "\r\n# comment\r\n"
 			   "alice\tctr/a#b   # trailing comment\r\n"
 			   "  bob  ctr/b\t#x\n"
-			   "carol ctr/c";	/* no final newline */
+			   "carol ctr/c"; /* no final newline */
 	struct hj_mapping m;
 	struct hj_conf *conf = parse_ok(text);
 
@@ -251,7 +251,8 @@ static const struct {
 	{ "alice ctr/a shell=bin/sh\n",
 	  "t.conf:1: shell= needs an absolute path, not 'bin/sh'" },
 	{ "alice ctr/a cwd=\n", "t.conf:1: option 'cwd' needs a value" },
-	{ "alice ctr/a shell\n", "t.conf:1: expected option=value, got 'shell'" },
+	{ "alice ctr/a shell\n",
+	  "t.conf:1: expected option=value, got 'shell'" },
 	{ "alice - shell=/bin/sh\n",
 	  "t.conf:1: option 'shell' needs a container, not '-'" },
 	{ "\n\nalice\n", "t.conf:3: missing cgroup or '-' after 'alice'" },
@@ -259,11 +260,16 @@ static const struct {
 	{ "alice ctr/a%\n",
 	  "t.conf:1: incomplete template '%' at the end of 'ctr/a%'" },
 	{ "alice ctr/a cwd=/%Z\n", "t.conf:1: unknown template '%Z' in '/%Z'" },
-	{ "alice ctr/../x\n", "t.conf:1: cgroup path 'ctr/../x' has an empty, '.' or '..' component" },
-	{ "alice ctr/./x\n", "t.conf:1: cgroup path 'ctr/./x' has an empty, '.' or '..' component" },
-	{ "alice ctr//x\n", "t.conf:1: cgroup path 'ctr//x' has an empty, '.' or '..' component" },
-	{ "alice ctr/x/\n", "t.conf:1: cgroup path 'ctr/x/' has an empty, '.' or '..' component" },
-	{ "alice //ctr\n", "t.conf:1: cgroup path '//ctr' has an empty, '.' or '..' component" },
+	{ "alice ctr/../x\n",
+	  "t.conf:1: cgroup path 'ctr/../x' has an empty, '.' or '..' component" },
+	{ "alice ctr/./x\n",
+	  "t.conf:1: cgroup path 'ctr/./x' has an empty, '.' or '..' component" },
+	{ "alice ctr//x\n",
+	  "t.conf:1: cgroup path 'ctr//x' has an empty, '.' or '..' component" },
+	{ "alice ctr/x/\n",
+	  "t.conf:1: cgroup path 'ctr/x/' has an empty, '.' or '..' component" },
+	{ "alice //ctr\n",
+	  "t.conf:1: cgroup path '//ctr' has an empty, '.' or '..' component" },
 	{ "alice /\n", "t.conf:1: cgroup path '/' is a hierarchy root" },
 	{ "alice cpu:\n", "t.conf:1: cgroup path 'cpu:' is a hierarchy root" },
 	{ "alice Cpu:x\n", "t.conf:1: bad controller in cgroup 'Cpu:x'" },
@@ -274,9 +280,9 @@ static const struct {
 	{ "1000-x ctr/a\n", "t.conf:1: bad uid or uid range '1000-x'" },
 	{ "2000-1000 ctr/a\n",
 	  "t.conf:1: empty uid range '2000-1000' (2000 > 1000)" },
-	{ "4294967295 ctr/a\n",
-	  "t.conf:1: bad uid or uid range '4294967295'" },
-	{ "alice ctr/a name=bad\x01name\n", "t.conf:1: control character 0x01" },
+	{ "4294967295 ctr/a\n", "t.conf:1: bad uid or uid range '4294967295'" },
+	{ "alice ctr/a name=bad\x01name\n",
+	  "t.conf:1: control character 0x01" },
 	{ "alice ctr/a a b c d e f g h i j k l m n o\n",
 	  "t.conf:1: too many fields (limit 16)" },
 };
@@ -323,7 +329,8 @@ START_TEST(test_huge_line)
 	text[len] = '\0';
 	ck_assert_int_eq(hj_conf_parse(text, len, "t.conf", &conf, &err),
 			 -E2BIG);
-	ck_assert_str_eq(err.msg, "t.conf:2: line too long (limit 16384 bytes)");
+	ck_assert_str_eq(err.msg,
+			 "t.conf:2: line too long (limit 16384 bytes)");
 	/* a long component fails as a path, not as a line */
 	text[5 + 6 + 4 + 300] = '\0';
 	ck_assert_int_eq(hj_conf_parse(text, strlen(text), "t.conf", &conf,
@@ -340,9 +347,12 @@ START_TEST(test_expansion_errors)
 	struct hj_mapping m;
 
 	/* names that would inject a path component, or ':' */
-	ck_assert_int_eq(match("\n* ctr/%u\n", "../x", 1000, "g", NULL, &m, &err),
+	ck_assert_int_eq(match("\n* ctr/%u\n", "../x", 1000, "g", NULL, &m,
+			       &err),
 			 -EINVAL);
-	ck_assert_str_eq(err.msg, "t.conf:2: cgroup: %u: '../x' cannot be used in a path");
+	ck_assert_str_eq(
+		err.msg,
+		"t.conf:2: cgroup: %u: '../x' cannot be used in a path");
 	ck_assert_int_eq(m.kind, HJ_MAP_NONE);
 	ck_assert_int_eq(match("* ctr/%u\n", ".hidden", 1000, "g", NULL, &m,
 			       &err),
@@ -358,8 +368,8 @@ START_TEST(test_expansion_errors)
 			 -EINVAL);
 	ck_assert_str_eq(err.msg,
 			 "t.conf:1: cgroup: %g: the primary group has no name");
-	ck_assert_int_eq(match("* ctr/a shell=/%u\n", "a b", 1000, "g", NULL, &m,
-			       &err),
+	ck_assert_int_eq(match("* ctr/a shell=/%u\n", "a b", 1000, "g", NULL,
+			       &m, &err),
 			 -EINVAL);
 	/* a rule that is not reached does not fail */
 	match_ok("bob ctr/%g\nalice ctr/a\n", "alice", 1000, NULL, NULL, &m);
@@ -383,7 +393,8 @@ START_TEST(test_overlong_expansion)
 	memset(user, 'u', sizeof(user) - 1);
 	user[sizeof(user) - 1] = '\0';
 	ck_assert_int_eq(match(text, user, 1000, "g", NULL, &m, &err), -EINVAL);
-	ck_assert_str_eq(err.msg, "t.conf:1: cgroup is too long after expansion");
+	ck_assert_str_eq(err.msg,
+			 "t.conf:1: cgroup is too long after expansion");
 	free(text);
 }
 END_TEST
@@ -405,6 +416,34 @@ START_TEST(test_many_rules)
 			 0);
 	ck_assert_str_eq(m.cgroup, "ctr/c99999");
 	ck_assert_uint_eq(m.line, 100000);
+	hj_conf_free(conf);
+	free(text);
+}
+END_TEST
+
+/* The shipped example parses, and so does every example rule in it. */
+START_TEST(test_shipped_example)
+{
+	FILE *f = fopen(ABS_TOP_SRCDIR "/conf/hijack.conf", "re");
+	char line[512], *text = calloc(1, 1 << 16);
+	struct hj_conf *conf;
+	size_t len = 0;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(text);
+	while (fgets(line, sizeof(line), f)) {
+		/* "#rule" is an example, "# text" and "#" are prose */
+		const char *l = line[0] == '#' && line[1] != ' ' &&
+						line[1] != '\t' &&
+						line[1] != '\n' ?
+					line + 1 :
+					line;
+
+		len += snprintf(text + len, (1 << 16) - len, "%s", l);
+	}
+	fclose(f);
+	conf = parse_ok(text);
+	ck_assert_uint_eq(hj_conf_rule_count(conf), 5);
 	hj_conf_free(conf);
 	free(text);
 }
@@ -481,7 +520,8 @@ START_TEST(test_load_insecure)
 	snprintf(path, sizeof(path), "%s/hijack.conf", tmpdir);
 	write_file(path, "alice ctr/a\n", 0664);
 	ck_assert_int_eq(load(path, &err), -EPERM);
-	ck_assert_msg(strstr(err.msg, "writable by group or others (mode 0664)"),
+	ck_assert_msg(strstr(err.msg,
+			     "writable by group or others (mode 0664)"),
 		      "%s", err.msg);
 	chmod(path, 0646);
 	ck_assert_int_eq(load(path, &err), -EPERM);
@@ -509,7 +549,8 @@ START_TEST(test_load_insecure)
 
 	snprintf(path, sizeof(path), "%s/missing.conf", tmpdir);
 	ck_assert_int_eq(load(path, &err), -ENOENT);
-	ck_assert_msg(strstr(err.msg, "missing.conf: cannot open: No such file"),
+	ck_assert_msg(strstr(err.msg,
+			     "missing.conf: cannot open: No such file"),
 		      "%s", err.msg);
 }
 END_TEST
@@ -603,8 +644,8 @@ START_TEST(test_audit_format)
 			 0);
 	ck_assert_str_eq(buf, "virt=hijack op=deny vm=? vm-pid=-1 user=\"bob\" "
 			      "uid=7 cgroup=? reason=\"config\"");
-	ck_assert_int_eq(hj_audit_format(buf, sizeof(buf), "a b", &m, "x", 1,
-					 1, NULL),
+	ck_assert_int_eq(hj_audit_format(buf, sizeof(buf), "a b", &m, "x", 1, 1,
+					 NULL),
 			 -EINVAL);
 	ck_assert_int_eq(hj_audit_format(buf, 20, "start", &m, "x", 1, 1, NULL),
 			 -ENAMETOOLONG);
@@ -636,6 +677,7 @@ static Suite *conf_suite(void)
 	tcase_add_test(tc, test_expansion_errors);
 	tcase_add_test(tc, test_overlong_expansion);
 	tcase_add_test(tc, test_many_rules);
+	tcase_add_test(tc, test_shipped_example);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 

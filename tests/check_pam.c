@@ -35,7 +35,7 @@ static char dir[] = "/tmp/hjt-pam-XXXXXX";
 static char u_mapped[32], u_group[32], u_stopped[32], u_host[32], grp[32];
 static char ctr[64], gone[64];
 static pid_t ctr_pid = -1;
-static char said[4096];		/* what the module told the user */
+static char said[4096]; /* what the module told the user */
 
 static int conv(int n, const struct pam_message **msg,
 		struct pam_response **resp, void *data)
@@ -324,8 +324,8 @@ static int setup(void)
 		       "bin -\n"
 		       "@%s %s name=grpweb\n"
 		       "60000-60010 hjtest-%d-never\n",
-		       u_mapped, ctr, u_stopped, gone, u_host, gone, grp,
-		       ctr, p) ||
+		       u_mapped, ctr, u_stopped, gone, u_host, gone, grp, ctr,
+		       p) ||
 	    write_file("broken.conf", 0644, "%s %s shel=/bin/sh\n", u_mapped,
 		       ctr) ||
 	    write_file("insecure.conf", 0666, "%s %s\n", u_mapped, ctr))
@@ -343,8 +343,8 @@ static int setup(void)
 		 dir, grp);
 	if (service("hjt-insecure", args))
 		return -1;
-	snprintf(args, sizeof(args), "conf=%s/missing.conf admin_group=%s",
-		 dir, grp);
+	snprintf(args, sizeof(args), "conf=%s/missing.conf admin_group=%s", dir,
+		 grp);
 	if (service("hjt-missing", args))
 		return -1;
 	snprintf(args, sizeof(args), "conf=hijack.conf admin_group=%s", grp);

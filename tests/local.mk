@@ -4,6 +4,7 @@
 check_PROGRAMS += tests/check_conf
 TESTS += tests/check_conf
 tests_check_conf_SOURCES = tests/check_conf.c
+tests_check_conf_CPPFLAGS = $(AM_CPPFLAGS) -DABS_TOP_SRCDIR='"$(abs_top_srcdir)"'
 tests_check_conf_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_conf_LDADD = lib/libhijack.la $(CHECK_LIBS)
 
