@@ -10,7 +10,7 @@ pam_hijack_pam_hijack_la_LIBADD = lib/libhijack.la $(PAM_LIBS)
 dist_man_MANS += man/hijack.conf.5 man/pam_hijack.8
 
 # The example hijack.conf; an existing one is never overwritten.
-EXTRA_DIST += conf/hijack.conf
+EXTRA_DIST += conf/hijack.conf man/README.md
 install-data-local: install-hijack-conf
 uninstall-local: uninstall-hijack-conf
 install-hijack-conf:
