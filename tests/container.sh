@@ -20,7 +20,9 @@ hierarchies() {
 		return
 	fi
 	for h in /sys/fs/cgroup/*; do
-		[ -d "$h" ] && [ ! -L "$h" ] || continue
+		if [ ! -d "$h" ] || [ -L "$h" ]; then
+			continue
+		fi
 		case $(stat -f -c %T "$h") in
 		cgroup2fs | cgroupfs) echo "$h" ;;
 		esac
@@ -29,6 +31,7 @@ hierarchies() {
 
 # the container's pid 1 (last NSpid field 1) among the cgroup's members
 init_pid() {
+	# shellcheck disable=SC2013 # one pid a line
 	for p in $(cat "$1/cgroup.procs" 2>/dev/null); do
 		if awk '/^NSpid:/ { exit !($NF == 1 && NF > 2) }' \
 			"/proc/$p/status" 2>/dev/null; then
@@ -84,6 +87,7 @@ stop() {
 		[ -d "$d" ] || continue
 		i=0
 		while [ -s "$d/cgroup.procs" ] && [ $i -lt 100 ]; do
+			# shellcheck disable=SC2013 # one pid a line
 			for p in $(cat "$d/cgroup.procs"); do
 				kill -KILL "$p" 2>/dev/null || :
 			done

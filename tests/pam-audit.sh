@@ -29,6 +29,19 @@ done
 	exit 1
 }
 
+# an --enable-asan module needs the runtime preloaded into pamtester
+asan=$(readelf -d "$module" 2>/dev/null | sed -n 's/.*\[\(libasan[^]]*\)\].*/\1/p')
+preload=
+[ -z "$asan" ] || preload=$(${CC:-cc} -print-file-name="$asan")
+pamtester() {
+	if [ -n "$preload" ]; then
+		LD_PRELOAD=$preload ASAN_OPTIONS=detect_leaks=0 \
+			command pamtester "$@"
+	else
+		command pamtester "$@"
+	fi
+}
+
 service=hijack-test-$$
 ctr=hjtest-$$-web1
 gone=hjtest-$$-gone
@@ -41,6 +54,7 @@ enabled_before=
 failures=0
 n=0
 
+# shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
 	rm -f "/etc/pam.d/$service"
 	userdel "$u_in" 2>/dev/null
@@ -87,14 +101,15 @@ if [ "$(audit_status pid)" = 0 ]; then
 	done
 fi
 [ "$(audit_status enabled)" = 1 ] || auditctl -e 1 >/dev/null
-start=$(date '+%x %T')
+start_day=$(date '+%x')
+start_time=$(date '+%T')
 sleep 1 # ausearch -ts has a resolution of seconds
 
 # --- users, container, config, service ---
-useradd -M -N -g users "$u_in" && useradd -M -N -g users "$u_out" || {
+if ! useradd -M -N -g users "$u_in" || ! useradd -M -N -g users "$u_out"; then
 	echo "Bail out! useradd failed"
 	exit 1
-}
+fi
 ctr_pid=$("$container" start "$ctr" web1) || {
 	echo "Bail out! cannot start the container"
 	exit 1
@@ -133,7 +148,7 @@ check $((!$?)) "pamtester: $u_out open_session refused"
 find_records() {
 	i=0
 	while [ $i -lt 50 ]; do
-		ausearch --input-logs -m VIRT_CONTROL -ts $start --vm-name "$1" \
+		ausearch --input-logs -m VIRT_CONTROL -ts "$start_day" "$start_time" --vm-name "$1" \
 			>"$tmp/$1.rec" 2>/dev/null &&
 			[ "$(grep -c 'type=VIRT_CONTROL' "$tmp/$1.rec")" -ge "$2" ] &&
 			return 0
@@ -158,7 +173,7 @@ check $? "deny records: op=deny vm-pid=-1 reason=not-running res=failed"
 grep -q 'exe="/usr/bin/pamtester"' "$tmp/$ctr.rec"
 check $? "records name the program that logged in (exe=pamtester)"
 
-aureport --input-logs --virt -ts $start >"$tmp/report" 2>&1
+aureport --input-logs --virt -ts "$start_day" "$start_time" >"$tmp/report" 2>&1
 grep -q "VIRT_CONTROL" "$tmp/report"
 check $? "aureport --virt lists VIRT_CONTROL events"
 [ "$(grep -c "VIRT_CONTROL" "$tmp/report")" -ge 3 ]
