@@ -24,7 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #define MODULE ABS_TOP_BUILDDIR "/pam_hijack/.libs/pam_hijack.so"
@@ -33,9 +35,11 @@
 
 static char dir[] = "/tmp/hjt-pam-XXXXXX";
 static char u_mapped[32], u_group[32], u_stopped[32], u_host[32], grp[32];
-static char ctr[64], gone[64];
+static char ctr[64], gone[64], empty[64];
 static pid_t ctr_pid = -1;
 static char said[4096]; /* what the module told the user */
+static int logfd = -1; /* our /dev/log, when there was none */
+static char logged[16384]; /* what the module logged */
 
 static int conv(int n, const struct pam_message **msg,
 		struct pam_response **resp, void *data)
@@ -73,6 +77,26 @@ static void getenv_into(pam_handle_t *pamh, const char *name, char *buf,
 	snprintf(buf, size, "%s", v ? v : "(unset)");
 }
 
+/* Everything logged since the last call, one message a line. */
+static void read_log(void)
+{
+	size_t len = 0;
+
+	logged[0] = '\0';
+	if (logfd < 0)
+		return;
+	for (;;) {
+		ssize_t r = recv(logfd, logged + len, sizeof(logged) - len - 2,
+				 MSG_DONTWAIT);
+
+		if (r <= 0)
+			break;
+		len += r;
+		logged[len++] = '\n';
+		logged[len] = '\0';
+	}
+}
+
 static void login(const char *service, const char *user, struct outcome *o)
 {
 	struct pam_conv c = { conv, NULL };
@@ -91,7 +115,18 @@ static void login(const char *service, const char *user, struct outcome *o)
 	getenv_into(pamh, "HIJACK_CGROUP", o->cgroup, sizeof(o->cgroup));
 	o->close = pam_close_session(pamh, 0);
 	ck_assert_int_eq(pam_end(pamh, o->open), PAM_SUCCESS);
+	read_log();
 }
+
+/* The log holds this line (when the test could capture syslog). */
+#define ck_logged(...)                                                      \
+	do {                                                                \
+		char want_[512];                                            \
+                                                                            \
+		snprintf(want_, sizeof(want_), __VA_ARGS__);                \
+		ck_assert_msg(logfd < 0 || strstr(logged, want_),           \
+			      "not logged: '%s'\nlog:\n%s", want_, logged); \
+	} while (0)
 
 START_TEST(test_mapped)
 {
@@ -105,6 +140,13 @@ START_TEST(test_mapped)
 	ck_assert_str_eq(o.container, "web1");
 	ck_assert_str_eq(o.cgroup, ctr);
 	ck_assert_str_eq(said, "");
+	ck_logged("pam_hijack(hjt-ok:account): %s: container web1 (cgroup %s) "
+		  "runs as pid",
+		  u_mapped, ctr);
+	ck_logged("pam_hijack(hjt-ok:session): %s enters container web1 "
+		  "(cgroup %s, pid",
+		  u_mapped, ctr);
+	ck_logged("pam_hijack(hjt-ok:account): unknown option: bogus_option");
 }
 END_TEST
 
@@ -134,8 +176,14 @@ START_TEST(test_stopped)
 	snprintf(want, sizeof(want),
 		 "error: container %s is not running\n"
 		 "error: container %s is not running\n",
-		 gone, gone);
+		 empty, empty);
 	ck_assert_str_eq(said, want);
+	ck_logged("pam_hijack(hjt-ok:account): cannot enter container %s "
+		  "(cgroup %s): no running task; refusing %s (rule 3)",
+		  empty, empty, u_stopped);
+	ck_logged("pam_hijack(hjt-ok:session): cannot enter container %s "
+		  "(cgroup %s): no running task; refusing %s (rule 3)",
+		  empty, empty, u_stopped);
 }
 END_TEST
 
@@ -153,6 +201,10 @@ START_TEST(test_stopped_host)
 		 "info: container %s is not running; you are on the host\n",
 		 gone);
 	ck_assert_str_eq(said, want);
+	ck_logged("pam_hijack(hjt-ok:account): container %s (cgroup %s) is "
+		  "not running (no such cgroup): %s stays on the host "
+		  "(stopped=host, rule 4)",
+		  gone, gone, u_host);
 }
 END_TEST
 
@@ -197,6 +249,8 @@ END_TEST
 static const char *const broken_services[] = { "hjt-broken", "hjt-insecure",
 					       "hjt-missing", "hjt-relative" };
 
+static char broken_logs[4][256];
+
 START_TEST(test_broken)
 {
 	const char *service = broken_services[_i];
@@ -209,6 +263,7 @@ START_TEST(test_broken)
 	ck_assert_msg(strstr(said, "error: Login refused: the container "
 				   "configuration is broken"),
 		      "%s", said);
+	ck_logged("%s; refusing %s", broken_logs[_i], u_mapped);
 	/* unmapped or not, nobody is let onto the host by a broken file */
 	login(service, "daemon", &o);
 	ck_assert_int_eq(o.acct, PAM_PERM_DENIED);
@@ -216,6 +271,7 @@ START_TEST(test_broken)
 	ck_assert_int_eq(o.acct, IGNORED);
 	ck_assert_int_eq(o.open, IGNORED);
 	ck_assert_str_eq(said, "");
+	ck_logged("%s; letting root in to fix it", broken_logs[_i]);
 	/* admin_group= */
 	login(service, u_group, &o);
 	ck_assert_int_eq(o.acct, IGNORED);
@@ -273,6 +329,52 @@ static int service(const char *name, const char *args)
 			  MODULE, args, MODULE, args);
 }
 
+/*
+ * Catch what the module logs: bind /dev/log ourselves when no syslog
+ * daemon does (see FIELD-NOTES).  With a real syslog the log assertions
+ * are skipped.
+ */
+static void log_open(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX,
+				  .sun_path = "/dev/log" };
+	struct stat st;
+	int fd;
+
+	if (lstat(sa.sun_path, &st) == 0) {
+		/* a stale socket nobody listens on may go */
+		fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (!S_ISSOCK(st.st_mode) || fd < 0 ||
+		    connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 ||
+		    errno != ECONNREFUSED) {
+			if (fd >= 0)
+				close(fd);
+			printf("# %s is in use: not checking the log\n",
+			       sa.sun_path);
+			return;
+		}
+		close(fd);
+		unlink(sa.sun_path);
+	}
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(fd);
+		return;
+	}
+	chmod(sa.sun_path, 0666);
+	logfd = fd;
+}
+
+static void log_close(void)
+{
+	if (logfd < 0)
+		return;
+	unlink("/dev/log");
+	close(logfd);
+}
+
 static void cleanup(void)
 {
 	run("userdel %s 2>/dev/null; userdel %s 2>/dev/null; "
@@ -281,6 +383,8 @@ static void cleanup(void)
 	    u_mapped, u_group, u_stopped, u_host, grp);
 	if (ctr[0])
 		run("%s stop %s %d", CONTAINER_SH, ctr, (int)ctr_pid);
+	if (empty[0])
+		run("%s stop %s", CONTAINER_SH, empty);
 	run("rm -rf '%s'", dir);
 }
 
@@ -296,6 +400,7 @@ static int setup(void)
 	snprintf(u_host, sizeof(u_host), "hjth%d", p);
 	snprintf(grp, sizeof(grp), "hjtgrp%d", p);
 	snprintf(gone, sizeof(gone), "hjtest-%d-gone", p);
+	snprintf(empty, sizeof(empty), "hjtest-%d-empty", p);
 	if (!mkdtemp(dir))
 		return -1;
 	if (run("groupadd %s && useradd -M -N -g users %s && "
@@ -304,6 +409,10 @@ static int setup(void)
 		grp, u_mapped, grp, u_group, u_stopped, u_host))
 		return -1;
 
+	if (run("%s create %s", CONTAINER_SH, empty)) {
+		empty[0] = '\0';
+		return -1;
+	}
 	snprintf(ctr, sizeof(ctr), "hjtest-%d-web1", p);
 	snprintf(args, sizeof(args), "%s start %s web1", CONTAINER_SH, ctr);
 	f = popen(args, "r");
@@ -324,7 +433,7 @@ static int setup(void)
 		       "bin -\n"
 		       "@%s %s name=grpweb\n"
 		       "60000-60010 hjtest-%d-never\n",
-		       u_mapped, ctr, u_stopped, gone, u_host, gone, grp, ctr,
+		       u_mapped, ctr, u_stopped, empty, u_host, gone, grp, ctr,
 		       p) ||
 	    write_file("broken.conf", 0644, "%s %s shel=/bin/sh\n", u_mapped,
 		       ctr) ||
@@ -332,7 +441,8 @@ static int setup(void)
 		return -1;
 	if (mkdir(strcat(strcpy(args, dir), "/pam.d"), 0755))
 		return -1;
-	snprintf(args, sizeof(args), "conf=%s/hijack.conf debug", dir);
+	snprintf(args, sizeof(args), "conf=%s/hijack.conf debug bogus_option",
+		 dir);
 	if (service("hjt-ok", args))
 		return -1;
 	snprintf(args, sizeof(args), "conf=%s/broken.conf admin_group=%s", dir,
@@ -348,6 +458,16 @@ static int setup(void)
 	if (service("hjt-missing", args))
 		return -1;
 	snprintf(args, sizeof(args), "conf=hijack.conf admin_group=%s", grp);
+	snprintf(broken_logs[0], sizeof(broken_logs[0]),
+		 "%s/broken.conf:1: unknown option 'shel'", dir);
+	snprintf(broken_logs[1], sizeof(broken_logs[1]),
+		 "%s/insecure.conf: writable by group or others (mode 0666)",
+		 dir);
+	snprintf(broken_logs[2], sizeof(broken_logs[2]),
+		 "%s/missing.conf: cannot open: No such file or directory",
+		 dir);
+	snprintf(broken_logs[3], sizeof(broken_logs[3]),
+		 "conf=hijack.conf: not an absolute path");
 	return service("hjt-relative", args);
 }
 
@@ -388,10 +508,12 @@ int main(void)
 		cleanup();
 		return EXIT_FAILURE;
 	}
+	log_open();
 	sr = srunner_create(pam_suite());
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
+	log_close();
 	cleanup();
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -7,6 +7,7 @@
 #
 #   container.sh start NAME HOST   print the pid of the unshare helper
 #                                  (host pid namespace) once pid 1 runs
+#   container.sh create NAME       only the cgroups: a stopped container
 #   container.sh stop NAME PID     kill what start started, rmdir the cgroups
 #   container.sh init NAME         print the pid of the container's pid 1
 #   container.sh hierarchies       list the cgroup mounts used
@@ -40,6 +41,12 @@ init_pid() {
 		fi
 	done
 	return 1
+}
+
+create() {
+	for h in $(hierarchies); do
+		mkdir "$h/$1"
+	done
 }
 
 start() {
@@ -99,13 +106,14 @@ stop() {
 }
 
 case ${1-} in
+create) create "$2" ;;
 start) start "$2" "$3" ;;
 stop) stop "$2" "${3-}" ;;
 init) init_pid "$(hierarchies | head -n 1)/$2" ;;
 hierarchies) hierarchies ;;
 *)
-	echo "usage: $0 start NAME HOST | stop NAME PID | init NAME |" \
-		"hierarchies" >&2
+	echo "usage: $0 create NAME | start NAME HOST | stop NAME [PID] |" \
+		"init NAME | hierarchies" >&2
 	exit 2
 	;;
 esac
