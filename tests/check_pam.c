@@ -31,6 +31,7 @@
 
 #define MODULE ABS_TOP_BUILDDIR "/pam_hijack/.libs/pam_hijack.so"
 #define CONTAINER_SH ABS_TOP_SRCDIR "/tests/container.sh"
+#define USERS_SH ABS_TOP_SRCDIR "/tests/users.sh"
 #define IGNORED PAM_AUTHINFO_UNAVAIL
 
 static char dir[] = "/tmp/hjt-pam-XXXXXX";
@@ -283,12 +284,15 @@ END_TEST
 
 __attribute__((format(printf, 1, 2))) static int run(const char *fmt, ...)
 {
-	char cmd[512];
+	char cmd[4096];
 	va_list ap;
+	int l;
 
 	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	l = vsnprintf(cmd, sizeof(cmd), fmt, ap);
 	va_end(ap);
+	if (l < 0 || (size_t)l >= sizeof(cmd))
+		return -1;
 	return system(cmd);
 }
 
@@ -377,10 +381,8 @@ static void log_close(void)
 
 static void cleanup(void)
 {
-	run("userdel %s 2>/dev/null; userdel %s 2>/dev/null; "
-	    "userdel %s 2>/dev/null; userdel %s 2>/dev/null; "
-	    "groupdel %s 2>/dev/null",
-	    u_mapped, u_group, u_stopped, u_host, grp);
+	run("%s del %s %s %s %s %s", USERS_SH, u_mapped, u_group, u_stopped,
+	    u_host, grp);
 	if (ctr[0])
 		run("%s stop %s %d", CONTAINER_SH, ctr, (int)ctr_pid);
 	if (empty[0])
@@ -403,10 +405,11 @@ static int setup(void)
 	snprintf(empty, sizeof(empty), "hjtest-%d-empty", p);
 	if (!mkdtemp(dir))
 		return -1;
-	if (run("groupadd %s && useradd -M -N -g users %s && "
-		"useradd -M -N -g users -G %s %s && "
-		"useradd -M -N -g users %s && useradd -M -N -g users %s",
-		grp, u_mapped, grp, u_group, u_stopped, u_host))
+	if (run("%s groupadd %s && %s useradd %s -M -N -g users && "
+		"%s useradd %s -M -N -g users -G %s && "
+		"%s useradd %s -M -N -g users && %s useradd %s -M -N -g users",
+		USERS_SH, grp, USERS_SH, u_mapped, USERS_SH, u_group, grp,
+		USERS_SH, u_stopped, USERS_SH, u_host))
 		return -1;
 
 	if (run("%s create %s", CONTAINER_SH, empty)) {

@@ -18,7 +18,7 @@ tests_check_pam_CPPFLAGS = $(AM_CPPFLAGS) \
 tests_check_pam_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PAM_CFLAGS)
 tests_check_pam_LDADD = $(CHECK_LIBS) $(PAM_LIBS)
 EXTRA_tests_check_pam_DEPENDENCIES = pam_hijack/pam_hijack.la
-EXTRA_DIST += tests/container.sh
+EXTRA_DIST += tests/container.sh tests/users.sh
 
 # pamtester, a real /etc/pam.d service and a real auditd (needs root)
 TESTS += tests/pam-audit.sh

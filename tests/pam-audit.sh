@@ -14,6 +14,7 @@ srcdir=${srcdir:-$(dirname "$0")/..}
 top_builddir=${top_builddir:-$(pwd)}
 module=$(cd "$top_builddir" && pwd)/pam_hijack/.libs/pam_hijack.so
 container="$srcdir/tests/container.sh"
+users="$srcdir/tests/users.sh"
 
 skip() {
 	echo "1..0 # SKIP $*"
@@ -57,8 +58,7 @@ n=0
 # shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
 	rm -f "/etc/pam.d/$service"
-	userdel "$u_in" 2>/dev/null
-	userdel "$u_out" 2>/dev/null
+	"$users" del "$u_in" "$u_out"
 	[ -z "$ctr_pid" ] || "$container" stop "$ctr" "$ctr_pid"
 	if [ -n "$auditd_pid" ]; then
 		kill -TERM "$auditd_pid" 2>/dev/null
@@ -106,7 +106,8 @@ start_time=$(date '+%T')
 sleep 1 # ausearch -ts has a resolution of seconds
 
 # --- users, container, config, service ---
-if ! useradd -M -N -g users "$u_in" || ! useradd -M -N -g users "$u_out"; then
+if ! "$users" useradd "$u_in" -M -N -g users ||
+	! "$users" useradd "$u_out" -M -N -g users; then
 	echo "Bail out! useradd failed"
 	exit 1
 fi
