@@ -236,6 +236,29 @@ START_TEST(test_host_rule)
 }
 END_TEST
 
+/* controller:path names one v1 hierarchy */
+START_TEST(test_v1_controller)
+{
+	char want[128];
+	struct outcome o;
+
+	if (access("/sys/fs/cgroup/cpuset/cgroup.procs", F_OK) ||
+	    access("/sys/fs/cgroup/freezer/cgroup.procs", F_OK))
+		return; /* no v1 cpuset and freezer here */
+	login("hjt-v1", u_mapped, &o);
+	ck_assert_int_eq(o.acct, PAM_SUCCESS);
+	ck_assert_int_eq(o.open, PAM_SUCCESS);
+	snprintf(want, sizeof(want), "cpuset:%s", ctr);
+	ck_assert_str_eq(o.cgroup, want);
+	ck_assert_str_eq(o.container, ctr);
+	login("hjt-v1", u_stopped, &o);
+	ck_assert_int_eq(o.acct, PAM_PERM_DENIED);
+	ck_logged("cannot enter container %s (cgroup freezer:%s): no running "
+		  "task",
+		  empty, empty);
+}
+END_TEST
+
 START_TEST(test_unknown_user)
 {
 	struct outcome o;
@@ -440,13 +463,18 @@ static int setup(void)
 		       p) ||
 	    write_file("broken.conf", 0644, "%s %s shel=/bin/sh\n", u_mapped,
 		       ctr) ||
-	    write_file("insecure.conf", 0666, "%s %s\n", u_mapped, ctr))
+	    write_file("insecure.conf", 0666, "%s %s\n", u_mapped, ctr) ||
+	    write_file("v1.conf", 0644, "%s cpuset:/%s\n%s freezer:%s\n",
+		       u_mapped, ctr, u_stopped, empty))
 		return -1;
 	if (mkdir(strcat(strcpy(args, dir), "/pam.d"), 0755))
 		return -1;
 	snprintf(args, sizeof(args), "conf=%s/hijack.conf debug bogus_option",
 		 dir);
 	if (service("hjt-ok", args))
+		return -1;
+	snprintf(args, sizeof(args), "conf=%s/v1.conf", dir);
+	if (service("hjt-v1", args))
 		return -1;
 	snprintf(args, sizeof(args), "conf=%s/broken.conf admin_group=%s", dir,
 		 grp);
@@ -485,6 +513,7 @@ static Suite *pam_suite(void)
 	tcase_add_test(tc, test_stopped_host);
 	tcase_add_test(tc, test_unmapped);
 	tcase_add_test(tc, test_host_rule);
+	tcase_add_test(tc, test_v1_controller);
 	tcase_add_test(tc, test_unknown_user);
 	tcase_add_loop_test(tc, test_broken, 0,
 			    sizeof(broken_services) /
