@@ -6,6 +6,14 @@ pam_hijack_pam_hijack_la_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS)
 pam_hijack_pam_hijack_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
 	-shared -no-undefined -export-symbols-regex '^pam_sm_'
 pam_hijack_pam_hijack_la_LIBADD = lib/libhijack.la $(PAM_LIBS)
+# libpam loads the .so; a .la beside the modules is clutter
+install-data-hook: install-pam-hijack-no-la
+uninstall-local: uninstall-pam-hijack-so
+install-pam-hijack-no-la:
+	rm -f '$(DESTDIR)$(securelibdir)/pam_hijack.la'
+uninstall-pam-hijack-so:
+	rm -f '$(DESTDIR)$(securelibdir)/pam_hijack.so'
+.PHONY: install-pam-hijack-no-la uninstall-pam-hijack-so
 
 dist_man_MANS += man/hijack.conf.5 man/pam_hijack.8
 
