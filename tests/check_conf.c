@@ -449,6 +449,62 @@ START_TEST(test_shipped_example)
 }
 END_TEST
 
+/*
+ * Mutated configs never crash the parser, and whatever it accepts maps
+ * every user, hostile names included, to a cgroup below the roots.
+ */
+START_TEST(test_mutations)
+{
+	static const char base[] =
+		"# base\n@devs /ctr/%g/%u-%U name=c-%u shell=/bin/%u cwd=/h/%u\n"
+		"1000-1999 cpu,cpuacct:lxc/%u stopped=host\r\n"
+		"alice - # host\n* ctr/all\n";
+	static const char alphabet[] = "%/:#\n\r\0 =.-@*uUg\t\x80";
+	static const char *const users[] = { "alice", "..",  "a/b", ".x",
+					     "c:d",   "e f", "bob" };
+	const char *const groups[] = { "devs", "..", NULL };
+	unsigned int seed = 12345, i, j;
+	char text[sizeof(base)];
+
+	for (i = 0; i < 20000; i++) {
+		struct hj_conf *conf;
+		size_t len = sizeof(base) - 1;
+
+		memcpy(text, base, sizeof(base));
+		for (j = 0; j < 1 + i % 4; j++) {
+			seed = seed * 1103515245 + 12345;
+			text[(seed >> 8) % len] =
+				seed & 0x10 ? (char)(seed >> 20) :
+					      alphabet[(seed >> 20) %
+						       (sizeof(alphabet) - 1)];
+		}
+		if (seed & 0x40000000)
+			len = (seed >> 4) % len;
+		if (hj_conf_parse(text, len, "m", &conf, NULL))
+			continue;
+		for (j = 0; j < sizeof(users) / sizeof(users[0]); j++) {
+			struct hj_mapping m;
+			const char *path;
+
+			if (hj_conf_match(conf, users[j], j * 500, 100,
+					  j % 2 ? users[j] : "g", groups, &m,
+					  NULL) ||
+			    m.kind != HJ_MAP_CONTAINER)
+				continue;
+			path = strchr(m.cgroup, ':');
+			path = path ? path + 1 : m.cgroup;
+			ck_assert_msg(
+				*path && *path != '/' && !strstr(path, "..") &&
+					!strstr(path, "//") &&
+					!strchr(path, ':') &&
+					path[strlen(path) - 1] != '/',
+				"bad cgroup '%s' for '%s'", m.cgroup, users[j]);
+		}
+		hj_conf_free(conf);
+	}
+}
+END_TEST
+
 /* ---- files: the checks of hj_conf_load() ---- */
 
 static char tmpdir[] = "/tmp/hjt-conf-XXXXXX";
@@ -678,6 +734,7 @@ static Suite *conf_suite(void)
 	tcase_add_test(tc, test_overlong_expansion);
 	tcase_add_test(tc, test_many_rules);
 	tcase_add_test(tc, test_shipped_example);
+	tcase_add_test(tc, test_mutations);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 
