@@ -2,8 +2,12 @@
 noinst_LTLIBRARIES += lib/libhijack.la
 lib_libhijack_la_SOURCES = \
 	lib/hijack.h \
+	lib/audit.h \
+	lib/conf.h \
 	lib/util.h \
+	lib/audit.c \
 	lib/cgroup.c \
+	lib/conf.c \
 	lib/ns.c \
 	lib/proc.c \
 	lib/spawn.c \

@@ -15,3 +15,27 @@ tests_helpers_hj_ptrace_SOURCES = tests/helpers/hj-ptrace.c
 
 TESTS += tests/check_lib tests/hijack-cli.sh
 EXTRA_DIST += tests/lib.sh tests/hijack-cli.sh
+
+# hijack.conf parser and audit formatting
+check_PROGRAMS += tests/check_conf
+TESTS += tests/check_conf
+tests_check_conf_SOURCES = tests/check_conf.c
+tests_check_conf_CPPFLAGS = $(AM_CPPFLAGS) -DABS_TOP_SRCDIR='"$(abs_top_srcdir)"'
+tests_check_conf_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_conf_LDADD = lib/libhijack.la $(CHECK_LIBS)
+
+# pam_hijack.so through the real libpam (needs root: users, cgroups)
+check_PROGRAMS += tests/check_pam
+TESTS += tests/check_pam
+tests_check_pam_SOURCES = tests/check_pam.c
+tests_check_pam_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DABS_TOP_BUILDDIR='"$(abs_top_builddir)"' \
+	-DABS_TOP_SRCDIR='"$(abs_top_srcdir)"'
+tests_check_pam_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PAM_CFLAGS)
+tests_check_pam_LDADD = $(CHECK_LIBS) $(PAM_LIBS)
+EXTRA_tests_check_pam_DEPENDENCIES = pam_hijack/pam_hijack.la
+EXTRA_DIST += tests/container.sh tests/users.sh
+
+# pamtester, a real /etc/pam.d service and a real auditd (needs root)
+TESTS += tests/pam-audit.sh
+EXTRA_DIST += tests/pam-audit.sh

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pam_hijack: apply hijack.conf at login.
+ *
+ * account: a user mapped to a container may log in only while the
+ * container has a live task (unless the rule says stopped=host).
+ * session: resolve again, export the mapping for hijack-shell (which
+ * never trusts it) and write the VIRT_CONTROL audit record, as root and
+ * before any namespace is entered.
+ *
+ * A broken or insecure hijack.conf refuses every user except root and
+ * the members of admin_group=, who pass (PAM_IGNORE) with a logged error
+ * so that an administrator can always log in to fix the file.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+
+#define PAM_SM_ACCOUNT
+#define PAM_SM_SESSION
+#include <security/pam_ext.h>
+#include <security/pam_modules.h>
+#include <security/pam_modutil.h>
+
+#include "audit.h"
+#include "conf.h"
+#include "hijack.h"
+
+#define CTRL_DEBUG 0x1
+#define CTRL_QUIET 0x2
+
+struct options {
+	unsigned int ctrl;
+	const char *conf;
+	const char *admin_group;
+	bool bad_conf; /* conf= was not an absolute path */
+};
+
+static void parse_args(pam_handle_t *pamh, int argc, const char **argv,
+		       struct options *o)
+{
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	o->conf = HJ_CONF_DEFAULT;
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "debug")) {
+			o->ctrl |= CTRL_DEBUG;
+		} else if (!strcmp(a, "quiet")) {
+			o->ctrl |= CTRL_QUIET;
+		} else if (!strncmp(a, "conf=", 5)) {
+			o->conf = a + 5;
+			o->bad_conf = a[5] != '/';
+		} else if (!strncmp(a, "admin_group=", 12) && a[12]) {
+			o->admin_group = a + 12;
+		} else {
+			pam_syslog(pamh, LOG_ERR, "unknown option: %s", a);
+		}
+	}
+}
+
+/* What went wrong with a target, in words for the log. */
+static const char *target_error(int e)
+{
+	switch (e) {
+	case -ESRCH:
+		return "no running task";
+	case -ENOENT:
+		return "no such cgroup";
+	default:
+		return strerror(-e);
+	}
+}
+
+static void audit(pam_handle_t *pamh, const char *op,
+		  const struct hj_mapping *m, const struct passwd *pw,
+		  pid_t vm_pid, const char *reason, bool success)
+{
+	struct hj_audit_origin origin = { NULL, NULL, NULL };
+	const void *item;
+	int e;
+
+	if (pam_get_item(pamh, PAM_RHOST, &item) == PAM_SUCCESS)
+		origin.host = item;
+	if (pam_get_item(pamh, PAM_TTY, &item) == PAM_SUCCESS)
+		origin.tty = item;
+	e = hj_audit_entry_from(op, m, pw->pw_name, pw->pw_uid, vm_pid, reason,
+				success, &origin);
+	if (e && !hj_audit_unsupported(e))
+		pam_syslog(pamh, LOG_ERR, "cannot write audit record: %s",
+			   strerror(-e));
+}
+
+/* Root and admin_group= pass a broken config, to be able to fix it. */
+static bool exempt(pam_handle_t *pamh, const struct options *o,
+		   const struct passwd *pw)
+{
+	if (pw->pw_uid == 0)
+		return true;
+	return o->admin_group && pam_modutil_user_in_group_nam_nam(
+					 pamh, pw->pw_name, o->admin_group);
+}
+
+/*
+ * The user's passwd entry and mapping.  PAM_SUCCESS, or the PAM code to
+ * return: the broken-config policy is applied here.
+ */
+static int resolve(pam_handle_t *pamh, const struct options *o, int refuse,
+		   struct passwd **pwp, struct hj_mapping *m)
+{
+	struct hj_conf_error err = { .msg = "" };
+	const char *user;
+	struct passwd *pw;
+	int e;
+
+	if (pam_get_user(pamh, &user, NULL) != PAM_SUCCESS || !user || !*user) {
+		pam_syslog(pamh, LOG_ERR, "cannot determine the user name");
+		return PAM_USER_UNKNOWN;
+	}
+	pw = pam_modutil_getpwnam(pamh, user);
+	if (!pw) {
+		pam_syslog(pamh, LOG_NOTICE, "unknown user %s", user);
+		return PAM_USER_UNKNOWN;
+	}
+	*pwp = pw;
+	if (o->bad_conf) {
+		snprintf(err.msg, sizeof(err.msg),
+			 "conf=%s: not an absolute path", o->conf);
+		e = -EINVAL;
+	} else {
+		e = hj_conf_resolve_user(o->conf, pw, m, &err);
+	}
+	if (!e)
+		return PAM_SUCCESS;
+	if (!err.msg[0])
+		snprintf(err.msg, sizeof(err.msg), "%s: %s", o->conf,
+			 strerror(-e));
+	if (exempt(pamh, o, pw)) {
+		pam_syslog(pamh, LOG_ERR, "%s; letting %s in to fix it",
+			   err.msg, pw->pw_name);
+		return PAM_IGNORE;
+	}
+	pam_syslog(pamh, LOG_ERR, "%s; refusing %s", err.msg, pw->pw_name);
+	pam_error(pamh, "Login refused: the container configuration is "
+			"broken (see the system log).");
+	audit(pamh, "deny", NULL, pw, -1, "config", false);
+	return refuse;
+}
+
+/*
+ * Is the mapped container running?  PAM_SUCCESS with *vm_pid set, or the
+ * PAM code to return (the refusal is logged, told and audited here).
+ */
+static int check_container(pam_handle_t *pamh, const struct passwd *pw,
+			   const struct hj_mapping *m, int refuse,
+			   pid_t *vm_pid)
+{
+	struct hj_target t;
+	int e;
+
+	e = hj_target_from_cgroup_spec(m->cgroup, &t);
+	if (!e) {
+		*vm_pid = t.pid;
+		hj_target_release(&t);
+		return PAM_SUCCESS;
+	}
+	*vm_pid = -1;
+	if (m->on_stopped == HJ_STOPPED_HOST) {
+		pam_syslog(pamh, LOG_NOTICE,
+			   "container %s (cgroup %s) is not running (%s): %s "
+			   "stays on the host (stopped=host, rule %u)",
+			   m->name, m->cgroup, target_error(e), pw->pw_name,
+			   m->line);
+		return PAM_IGNORE;
+	}
+	pam_syslog(pamh, LOG_ERR,
+		   "cannot enter container %s (cgroup %s): %s; refusing %s "
+		   "(rule %u)",
+		   m->name, m->cgroup, target_error(e), pw->pw_name, m->line);
+	pam_error(pamh, "container %s is not running", m->name);
+	audit(pamh, "deny", m, pw, -1, "not-running", false);
+	return refuse;
+}
+
+int pam_sm_acct_mgmt(pam_handle_t *pamh, int flags, int argc, const char **argv)
+{
+	struct passwd *pw = NULL;
+	struct hj_mapping m;
+	struct options o;
+	pid_t vm_pid;
+	int r;
+
+	parse_args(pamh, argc, argv, &o);
+	r = resolve(pamh, &o, PAM_PERM_DENIED, &pw, &m);
+	if (r != PAM_SUCCESS)
+		return r;
+	if (m.kind != HJ_MAP_CONTAINER) {
+		if (o.ctrl & CTRL_DEBUG)
+			pam_syslog(pamh, LOG_DEBUG, "%s: %s (rule %u)",
+				   pw->pw_name,
+				   m.kind == HJ_MAP_HOST ? "host" : "no rule",
+				   m.line);
+		return PAM_IGNORE;
+	}
+	r = check_container(pamh, pw, &m, PAM_PERM_DENIED, &vm_pid);
+	if (r == PAM_IGNORE && !(o.ctrl & CTRL_QUIET))
+		pam_info(pamh,
+			 "container %s is not running; you are on the "
+			 "host",
+			 m.name);
+	if (r == PAM_SUCCESS && (o.ctrl & CTRL_DEBUG))
+		pam_syslog(pamh, LOG_DEBUG,
+			   "%s: container %s (cgroup %s) runs as pid %d "
+			   "(rule %u)",
+			   pw->pw_name, m.name, m.cgroup, (int)vm_pid, m.line);
+	return r;
+}
+
+static int putenvf(pam_handle_t *pamh, const char *name, const char *value)
+{
+	char buf[HJ_CGROUP_PATH_MAX + 64];
+	int r;
+
+	snprintf(buf, sizeof(buf), "%s=%s", name, value);
+	r = pam_putenv(pamh, buf);
+	if (r != PAM_SUCCESS)
+		pam_syslog(pamh, LOG_ERR, "cannot set %s: %s", name,
+			   pam_strerror(pamh, r));
+	return r;
+}
+
+static int export_mapping(pam_handle_t *pamh, const struct hj_mapping *m)
+{
+	char line[16];
+
+	snprintf(line, sizeof(line), "%u", m->line);
+	if (putenvf(pamh, "HIJACK_RULE", line) != PAM_SUCCESS ||
+	    putenvf(pamh, "HIJACK_CONTAINER", m->name) != PAM_SUCCESS ||
+	    putenvf(pamh, "HIJACK_CGROUP", m->cgroup) != PAM_SUCCESS)
+		return PAM_SESSION_ERR;
+	return PAM_SUCCESS;
+}
+
+int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc,
+			const char **argv)
+{
+	struct passwd *pw = NULL;
+	struct hj_mapping m;
+	struct options o;
+	pid_t vm_pid;
+	int r;
+
+	parse_args(pamh, argc, argv, &o);
+	r = resolve(pamh, &o, PAM_SESSION_ERR, &pw, &m);
+	if (r != PAM_SUCCESS)
+		return r;
+	if (m.kind != HJ_MAP_CONTAINER)
+		return PAM_IGNORE;
+	r = check_container(pamh, pw, &m, PAM_SESSION_ERR, &vm_pid);
+	if (r == PAM_SESSION_ERR)
+		return r;
+	if (export_mapping(pamh, &m) != PAM_SUCCESS) {
+		audit(pamh, "deny", &m, pw, vm_pid, "environment", false);
+		return PAM_SESSION_ERR;
+	}
+	if (r == PAM_IGNORE) {
+		/* stopped=host: the login goes on, on the host */
+		audit(pamh, "host", &m, pw, -1, "stopped", true);
+		return PAM_SUCCESS;
+	}
+	audit(pamh, "start", &m, pw, vm_pid, "login", true);
+	if (!(o.ctrl & CTRL_QUIET))
+		pam_syslog(
+			pamh, LOG_INFO,
+			"%s enters container %s (cgroup %s, pid %d, rule %u)",
+			pw->pw_name, m.name, m.cgroup, (int)vm_pid, m.line);
+	return PAM_SUCCESS;
+}
+
+int pam_sm_close_session(pam_handle_t *pamh, int flags, int argc,
+			 const char **argv)
+{
+	return PAM_SUCCESS;
+}

@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The freshly built pam_hijack.so through the real libpam
+ * (pam_start_confdir), against a real container: a cgroup on every
+ * hierarchy with an unshare'd init in it (tests/container.sh).
+ *
+ * Needs root: it creates users (hjt*), cgroups (hjtest-PID-*) and a
+ * root-owned hijack.conf, and removes them all at the end.
+ *
+ * Each service stacks the module as
+ *	account [success=done ignore=ignore default=die] pam_hijack.so
+ *	account [default=die] pam_debug.so acct=authinfo_unavail
+ * so that PAM_IGNORE from the module shows as PAM_AUTHINFO_UNAVAIL.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <security/pam_appl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define MODULE ABS_TOP_BUILDDIR "/pam_hijack/.libs/pam_hijack.so"
+#define CONTAINER_SH ABS_TOP_SRCDIR "/tests/container.sh"
+#define USERS_SH ABS_TOP_SRCDIR "/tests/users.sh"
+#define IGNORED PAM_AUTHINFO_UNAVAIL
+
+static char dir[] = "/tmp/hjt-pam-XXXXXX";
+static char u_mapped[32], u_group[32], u_stopped[32], u_host[32], grp[32];
+static char ctr[64], gone[64], empty[64];
+static pid_t ctr_pid = -1;
+static char said[4096]; /* what the module told the user */
+static int logfd = -1; /* our /dev/log, when there was none */
+static char logged[16384]; /* what the module logged */
+
+static int conv(int n, const struct pam_message **msg,
+		struct pam_response **resp, void *data)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		size_t l = strlen(said);
+
+		/* pam_debug says what it returns; only pam_hijack counts */
+		if (!strncmp(msg[i]->msg, "acct=", 5) ||
+		    !strncmp(msg[i]->msg, "open_session=", 13) ||
+		    !strncmp(msg[i]->msg, "close_session=", 14))
+			continue;
+
+		snprintf(said + l, sizeof(said) - l, "%s%s\n",
+			 msg[i]->msg_style == PAM_ERROR_MSG ? "error: " :
+							      "info: ",
+			 msg[i]->msg);
+	}
+	*resp = calloc(n, sizeof(**resp));
+	return *resp ? PAM_SUCCESS : PAM_BUF_ERR;
+}
+
+struct outcome {
+	int acct, open, close;
+	char rule[32], container[64], cgroup[64];
+};
+
+static void getenv_into(pam_handle_t *pamh, const char *name, char *buf,
+			size_t size)
+{
+	const char *v = pam_getenv(pamh, name);
+
+	snprintf(buf, size, "%s", v ? v : "(unset)");
+}
+
+/* Everything logged since the last call, one message a line. */
+static void read_log(void)
+{
+	size_t len = 0;
+
+	logged[0] = '\0';
+	if (logfd < 0)
+		return;
+	for (;;) {
+		ssize_t r = recv(logfd, logged + len, sizeof(logged) - len - 2,
+				 MSG_DONTWAIT);
+
+		if (r <= 0)
+			break;
+		len += r;
+		logged[len++] = '\n';
+		logged[len] = '\0';
+	}
+}
+
+static void login(const char *service, const char *user, struct outcome *o)
+{
+	struct pam_conv c = { conv, NULL };
+	char confdir[64];
+	pam_handle_t *pamh = NULL;
+
+	said[0] = '\0';
+	snprintf(confdir, sizeof(confdir), "%s/pam.d", dir);
+	ck_assert_int_eq(pam_start_confdir(service, user, &c, confdir, &pamh),
+			 PAM_SUCCESS);
+	o->acct = pam_acct_mgmt(pamh, 0);
+	o->open = pam_open_session(pamh, 0);
+	getenv_into(pamh, "HIJACK_RULE", o->rule, sizeof(o->rule));
+	getenv_into(pamh, "HIJACK_CONTAINER", o->container,
+		    sizeof(o->container));
+	getenv_into(pamh, "HIJACK_CGROUP", o->cgroup, sizeof(o->cgroup));
+	o->close = pam_close_session(pamh, 0);
+	ck_assert_int_eq(pam_end(pamh, o->open), PAM_SUCCESS);
+	read_log();
+}
+
+/* The log holds this line (when the test could capture syslog). */
+#define ck_logged(...)                                                      \
+	do {                                                                \
+		char want_[512];                                            \
+                                                                            \
+		snprintf(want_, sizeof(want_), __VA_ARGS__);                \
+		ck_assert_msg(logfd < 0 || strstr(logged, want_),           \
+			      "not logged: '%s'\nlog:\n%s", want_, logged); \
+	} while (0)
+
+START_TEST(test_mapped)
+{
+	struct outcome o;
+
+	login("hjt-ok", u_mapped, &o);
+	ck_assert_int_eq(o.acct, PAM_SUCCESS);
+	ck_assert_int_eq(o.open, PAM_SUCCESS);
+	ck_assert_int_eq(o.close, PAM_SUCCESS);
+	ck_assert_str_eq(o.rule, "2");
+	ck_assert_str_eq(o.container, "web1");
+	ck_assert_str_eq(o.cgroup, ctr);
+	ck_assert_str_eq(said, "");
+	ck_logged("pam_hijack(hjt-ok:account): %s: container web1 (cgroup %s) "
+		  "runs as pid",
+		  u_mapped, ctr);
+	ck_logged("pam_hijack(hjt-ok:session): %s enters container web1 "
+		  "(cgroup %s, pid",
+		  u_mapped, ctr);
+	ck_logged("pam_hijack(hjt-ok:account): unknown option: bogus_option");
+}
+END_TEST
+
+START_TEST(test_group_mapped)
+{
+	struct outcome o;
+
+	login("hjt-ok", u_group, &o);
+	ck_assert_int_eq(o.acct, PAM_SUCCESS);
+	ck_assert_int_eq(o.open, PAM_SUCCESS);
+	ck_assert_str_eq(o.rule, "6");
+	ck_assert_str_eq(o.container, "grpweb");
+	ck_assert_str_eq(o.cgroup, ctr);
+}
+END_TEST
+
+START_TEST(test_stopped)
+{
+	char want[256];
+	struct outcome o;
+
+	login("hjt-ok", u_stopped, &o);
+	ck_assert_int_eq(o.acct, PAM_PERM_DENIED);
+	ck_assert_int_eq(o.open, PAM_SESSION_ERR);
+	ck_assert_str_eq(o.rule, "(unset)");
+	ck_assert_str_eq(o.container, "(unset)");
+	snprintf(want, sizeof(want),
+		 "error: container %s is not running\n"
+		 "error: container %s is not running\n",
+		 empty, empty);
+	ck_assert_str_eq(said, want);
+	ck_logged("pam_hijack(hjt-ok:account): cannot enter container %s "
+		  "(cgroup %s): no running task; refusing %s (rule 3)",
+		  empty, empty, u_stopped);
+	ck_logged("pam_hijack(hjt-ok:session): cannot enter container %s "
+		  "(cgroup %s): no running task; refusing %s (rule 3)",
+		  empty, empty, u_stopped);
+}
+END_TEST
+
+START_TEST(test_stopped_host)
+{
+	char want[256];
+	struct outcome o;
+
+	login("hjt-ok", u_host, &o);
+	ck_assert_int_eq(o.acct, IGNORED);
+	ck_assert_int_eq(o.open, PAM_SUCCESS);
+	ck_assert_str_eq(o.rule, "4");
+	ck_assert_str_eq(o.container, gone);
+	snprintf(want, sizeof(want),
+		 "info: container %s is not running; you are on the host\n",
+		 gone);
+	ck_assert_str_eq(said, want);
+	ck_logged("pam_hijack(hjt-ok:account): container %s (cgroup %s) is "
+		  "not running (no such cgroup): %s stays on the host "
+		  "(stopped=host, rule 4)",
+		  gone, gone, u_host);
+}
+END_TEST
+
+START_TEST(test_unmapped)
+{
+	struct outcome o;
+
+	login("hjt-ok", "daemon", &o);
+	ck_assert_int_eq(o.acct, IGNORED);
+	ck_assert_int_eq(o.open, IGNORED);
+	ck_assert_str_eq(o.rule, "(unset)");
+	ck_assert_str_eq(o.container, "(unset)");
+	ck_assert_str_eq(said, "");
+	login("hjt-ok", "root", &o);
+	ck_assert_int_eq(o.acct, IGNORED);
+	ck_assert_int_eq(o.open, IGNORED);
+}
+END_TEST
+
+START_TEST(test_host_rule)
+{
+	struct outcome o;
+
+	login("hjt-ok", "bin", &o);
+	ck_assert_int_eq(o.acct, IGNORED);
+	ck_assert_int_eq(o.open, IGNORED);
+	ck_assert_str_eq(o.container, "(unset)");
+}
+END_TEST
+
+/* controller:path names one v1 hierarchy */
+START_TEST(test_v1_controller)
+{
+	char want[128];
+	struct outcome o;
+
+	if (access("/sys/fs/cgroup/cpuset/cgroup.procs", F_OK) ||
+	    access("/sys/fs/cgroup/freezer/cgroup.procs", F_OK))
+		return; /* no v1 cpuset and freezer here */
+	login("hjt-v1", u_mapped, &o);
+	ck_assert_int_eq(o.acct, PAM_SUCCESS);
+	ck_assert_int_eq(o.open, PAM_SUCCESS);
+	snprintf(want, sizeof(want), "cpuset:%s", ctr);
+	ck_assert_str_eq(o.cgroup, want);
+	ck_assert_str_eq(o.container, ctr);
+	login("hjt-v1", u_stopped, &o);
+	ck_assert_int_eq(o.acct, PAM_PERM_DENIED);
+	ck_logged("cannot enter container %s (cgroup freezer:%s): no running "
+		  "task",
+		  empty, empty);
+}
+END_TEST
+
+START_TEST(test_unknown_user)
+{
+	struct outcome o;
+
+	login("hjt-ok", "hjt-no-such-user", &o);
+	ck_assert_int_eq(o.acct, PAM_USER_UNKNOWN);
+	ck_assert_int_eq(o.open, PAM_USER_UNKNOWN);
+}
+END_TEST
+
+/* A broken or insecure file: users refused, root and admin_group pass. */
+static const char *const broken_services[] = { "hjt-broken", "hjt-insecure",
+					       "hjt-missing", "hjt-relative" };
+
+static char broken_logs[4][256];
+
+START_TEST(test_broken)
+{
+	const char *service = broken_services[_i];
+	struct outcome o;
+
+	login(service, u_mapped, &o);
+	ck_assert_int_eq(o.acct, PAM_PERM_DENIED);
+	ck_assert_int_eq(o.open, PAM_SESSION_ERR);
+	ck_assert_str_eq(o.container, "(unset)");
+	ck_assert_msg(strstr(said, "error: Login refused: the container "
+				   "configuration is broken"),
+		      "%s", said);
+	ck_logged("%s; refusing %s", broken_logs[_i], u_mapped);
+	/* unmapped or not, nobody is let onto the host by a broken file */
+	login(service, "daemon", &o);
+	ck_assert_int_eq(o.acct, PAM_PERM_DENIED);
+	login(service, "root", &o);
+	ck_assert_int_eq(o.acct, IGNORED);
+	ck_assert_int_eq(o.open, IGNORED);
+	ck_assert_str_eq(said, "");
+	ck_logged("%s; letting root in to fix it", broken_logs[_i]);
+	/* admin_group= */
+	login(service, u_group, &o);
+	ck_assert_int_eq(o.acct, IGNORED);
+	ck_assert_int_eq(o.open, IGNORED);
+}
+END_TEST
+
+/* ---- fixture: users, container, files ---- */
+
+__attribute__((format(printf, 1, 2))) static int run(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+	int l;
+
+	va_start(ap, fmt);
+	l = vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (l < 0 || (size_t)l >= sizeof(cmd))
+		return -1;
+	return system(cmd);
+}
+
+static int write_file(const char *name, mode_t mode, const char *fmt, ...)
+{
+	char path[128], text[2048];
+	va_list ap;
+	int fd, l, r = 0;
+
+	va_start(ap, fmt);
+	l = vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, l) != l || fchmod(fd, mode))
+		r = -1;
+	close(fd);
+	return r;
+}
+
+static int service(const char *name, const char *args)
+{
+	char file[64];
+
+	snprintf(file, sizeof(file), "pam.d/%s", name);
+	return write_file(file, 0644,
+			  "account [success=done ignore=ignore default=die] "
+			  "%s %s\n"
+			  "account [default=die] pam_debug.so "
+			  "acct=authinfo_unavail\n"
+			  "session [success=done ignore=ignore default=die] "
+			  "%s %s\n"
+			  "session [default=die] pam_debug.so "
+			  "open_session=authinfo_unavail "
+			  "close_session=success\n",
+			  MODULE, args, MODULE, args);
+}
+
+/*
+ * Catch what the module logs: bind /dev/log ourselves when no syslog
+ * daemon does (see FIELD-NOTES).  With a real syslog the log assertions
+ * are skipped.
+ */
+static void log_open(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX,
+				  .sun_path = "/dev/log" };
+	struct stat st;
+	int fd;
+
+	if (lstat(sa.sun_path, &st) == 0) {
+		/* a stale socket nobody listens on may go */
+		fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (!S_ISSOCK(st.st_mode) || fd < 0 ||
+		    connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 ||
+		    errno != ECONNREFUSED) {
+			if (fd >= 0)
+				close(fd);
+			printf("# %s is in use: not checking the log\n",
+			       sa.sun_path);
+			return;
+		}
+		close(fd);
+		unlink(sa.sun_path);
+	}
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(fd);
+		return;
+	}
+	chmod(sa.sun_path, 0666);
+	logfd = fd;
+}
+
+static void log_close(void)
+{
+	if (logfd < 0)
+		return;
+	unlink("/dev/log");
+	close(logfd);
+}
+
+static void cleanup(void)
+{
+	run("%s del %s %s %s %s %s", USERS_SH, u_mapped, u_group, u_stopped,
+	    u_host, grp);
+	if (ctr[0])
+		run("%s stop %s %d", CONTAINER_SH, ctr, (int)ctr_pid);
+	if (empty[0])
+		run("%s stop %s", CONTAINER_SH, empty);
+	run("rm -rf '%s'", dir);
+}
+
+static int setup(void)
+{
+	int p = getpid();
+	char args[256];
+	FILE *f;
+
+	snprintf(u_mapped, sizeof(u_mapped), "hjtm%d", p);
+	snprintf(u_group, sizeof(u_group), "hjtg%d", p);
+	snprintf(u_stopped, sizeof(u_stopped), "hjts%d", p);
+	snprintf(u_host, sizeof(u_host), "hjth%d", p);
+	snprintf(grp, sizeof(grp), "hjtgrp%d", p);
+	snprintf(gone, sizeof(gone), "hjtest-%d-gone", p);
+	snprintf(empty, sizeof(empty), "hjtest-%d-empty", p);
+	if (!mkdtemp(dir))
+		return -1;
+	if (run("%s groupadd %s && %s useradd %s -M -N -g users && "
+		"%s useradd %s -M -N -g users -G %s && "
+		"%s useradd %s -M -N -g users && %s useradd %s -M -N -g users",
+		USERS_SH, grp, USERS_SH, u_mapped, USERS_SH, u_group, grp,
+		USERS_SH, u_stopped, USERS_SH, u_host))
+		return -1;
+
+	if (run("%s create %s", CONTAINER_SH, empty)) {
+		empty[0] = '\0';
+		return -1;
+	}
+	snprintf(ctr, sizeof(ctr), "hjtest-%d-web1", p);
+	snprintf(args, sizeof(args), "%s start %s web1", CONTAINER_SH, ctr);
+	f = popen(args, "r");
+	if (!f || fscanf(f, "%d", &ctr_pid) != 1) {
+		if (f)
+			pclose(f);
+		ctr[0] = '\0';
+		return -1;
+	}
+	if (pclose(f))
+		return -1;
+
+	if (write_file("hijack.conf", 0644,
+		       "# pam_hijack test\n"
+		       "%s /%s name=web1\n"
+		       "%s %s\n"
+		       "%s %s stopped=host\n"
+		       "bin -\n"
+		       "@%s %s name=grpweb\n"
+		       "60000-60010 hjtest-%d-never\n",
+		       u_mapped, ctr, u_stopped, empty, u_host, gone, grp, ctr,
+		       p) ||
+	    write_file("broken.conf", 0644, "%s %s shel=/bin/sh\n", u_mapped,
+		       ctr) ||
+	    write_file("insecure.conf", 0666, "%s %s\n", u_mapped, ctr) ||
+	    write_file("v1.conf", 0644, "%s cpuset:/%s\n%s freezer:%s\n",
+		       u_mapped, ctr, u_stopped, empty))
+		return -1;
+	if (mkdir(strcat(strcpy(args, dir), "/pam.d"), 0755))
+		return -1;
+	snprintf(args, sizeof(args), "conf=%s/hijack.conf debug bogus_option",
+		 dir);
+	if (service("hjt-ok", args))
+		return -1;
+	snprintf(args, sizeof(args), "conf=%s/v1.conf", dir);
+	if (service("hjt-v1", args))
+		return -1;
+	snprintf(args, sizeof(args), "conf=%s/broken.conf admin_group=%s", dir,
+		 grp);
+	if (service("hjt-broken", args))
+		return -1;
+	snprintf(args, sizeof(args), "conf=%s/insecure.conf admin_group=%s",
+		 dir, grp);
+	if (service("hjt-insecure", args))
+		return -1;
+	snprintf(args, sizeof(args), "conf=%s/missing.conf admin_group=%s", dir,
+		 grp);
+	if (service("hjt-missing", args))
+		return -1;
+	snprintf(args, sizeof(args), "conf=hijack.conf admin_group=%s", grp);
+	snprintf(broken_logs[0], sizeof(broken_logs[0]),
+		 "%s/broken.conf:1: unknown option 'shel'", dir);
+	snprintf(broken_logs[1], sizeof(broken_logs[1]),
+		 "%s/insecure.conf: writable by group or others (mode 0666)",
+		 dir);
+	snprintf(broken_logs[2], sizeof(broken_logs[2]),
+		 "%s/missing.conf: cannot open: No such file or directory",
+		 dir);
+	snprintf(broken_logs[3], sizeof(broken_logs[3]),
+		 "conf=hijack.conf: not an absolute path");
+	return service("hjt-relative", args);
+}
+
+static Suite *pam_suite(void)
+{
+	Suite *s = suite_create("pam_hijack");
+	TCase *tc = tcase_create("stack");
+
+	tcase_add_test(tc, test_mapped);
+	tcase_add_test(tc, test_group_mapped);
+	tcase_add_test(tc, test_stopped);
+	tcase_add_test(tc, test_stopped_host);
+	tcase_add_test(tc, test_unmapped);
+	tcase_add_test(tc, test_host_rule);
+	tcase_add_test(tc, test_v1_controller);
+	tcase_add_test(tc, test_unknown_user);
+	tcase_add_loop_test(tc, test_broken, 0,
+			    sizeof(broken_services) /
+				    sizeof(broken_services[0]));
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr;
+	int failed;
+
+	if (geteuid() != 0) {
+		printf("SKIP: needs root (users, cgroups, root-owned config)\n");
+		return 77;
+	}
+	if (access(MODULE, R_OK)) {
+		printf("FAIL: %s: %s\n", MODULE, strerror(errno));
+		return EXIT_FAILURE;
+	}
+	if (setup()) {
+		printf("FAIL: cannot set up the test users/container/files\n");
+		cleanup();
+		return EXIT_FAILURE;
+	}
+	log_open();
+	sr = srunner_create(pam_suite());
+	srunner_set_tap(sr, "/dev/stdout");
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	log_close();
+	cleanup();
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
