@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <pwd.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <syslog.h>
@@ -32,6 +33,7 @@
 
 #define CTRL_DEBUG 0x1
 #define CTRL_QUIET 0x2
+#define CTRL_SILENT 0x4 /* PAM_SILENT: tell the user nothing */
 
 struct options {
 	unsigned int ctrl;
@@ -40,12 +42,14 @@ struct options {
 	bool bad_conf; /* conf= was not an absolute path */
 };
 
-static void parse_args(pam_handle_t *pamh, int argc, const char **argv,
-		       struct options *o)
+static void parse_args(pam_handle_t *pamh, int flags, int argc,
+		       const char **argv, struct options *o)
 {
 	int i;
 
 	memset(o, 0, sizeof(*o));
+	if (flags & PAM_SILENT)
+		o->ctrl |= CTRL_SILENT;
 	o->conf = HJ_CONF_DEFAULT;
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
@@ -63,6 +67,24 @@ static void parse_args(pam_handle_t *pamh, int argc, const char **argv,
 			pam_syslog(pamh, LOG_ERR, "unknown option: %s", a);
 		}
 	}
+}
+
+/* A message to the user, unless the application asked for silence. */
+__attribute__((format(printf, 4, 5))) static void tell(pam_handle_t *pamh,
+						       const struct options *o,
+						       int style,
+						       const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->ctrl & CTRL_SILENT)
+		return;
+	va_start(ap, fmt);
+	if (style == PAM_ERROR_MSG)
+		pam_verror(pamh, fmt, ap);
+	else
+		pam_vinfo(pamh, fmt, ap);
+	va_end(ap);
 }
 
 /* What went wrong with a target, in words for the log. */
@@ -147,8 +169,9 @@ static int resolve(pam_handle_t *pamh, const struct options *o, int refuse,
 		return PAM_IGNORE;
 	}
 	pam_syslog(pamh, LOG_ERR, "%s; refusing %s", err.msg, pw->pw_name);
-	pam_error(pamh, "Login refused: the container configuration is "
-			"broken (see the system log).");
+	tell(pamh, o, PAM_ERROR_MSG,
+	     "Login refused: the container configuration is broken (see the "
+	     "system log).");
 	audit(pamh, "deny", NULL, pw, -1, "config", false);
 	return refuse;
 }
@@ -157,9 +180,9 @@ static int resolve(pam_handle_t *pamh, const struct options *o, int refuse,
  * Is the mapped container running?  PAM_SUCCESS with *vm_pid set, or the
  * PAM code to return (the refusal is logged, told and audited here).
  */
-static int check_container(pam_handle_t *pamh, const struct passwd *pw,
-			   const struct hj_mapping *m, int refuse,
-			   pid_t *vm_pid)
+static int check_container(pam_handle_t *pamh, const struct options *o,
+			   const struct passwd *pw, const struct hj_mapping *m,
+			   int refuse, pid_t *vm_pid)
 {
 	struct hj_target t;
 	int e;
@@ -183,7 +206,7 @@ static int check_container(pam_handle_t *pamh, const struct passwd *pw,
 		   "cannot enter container %s (cgroup %s): %s; refusing %s "
 		   "(rule %u)",
 		   m->name, m->cgroup, target_error(e), pw->pw_name, m->line);
-	pam_error(pamh, "container %s is not running", m->name);
+	tell(pamh, o, PAM_ERROR_MSG, "container %s is not running", m->name);
 	audit(pamh, "deny", m, pw, -1, "not-running", false);
 	return refuse;
 }
@@ -196,7 +219,7 @@ int pam_sm_acct_mgmt(pam_handle_t *pamh, int flags, int argc, const char **argv)
 	pid_t vm_pid;
 	int r;
 
-	parse_args(pamh, argc, argv, &o);
+	parse_args(pamh, flags, argc, argv, &o);
 	r = resolve(pamh, &o, PAM_PERM_DENIED, &pw, &m);
 	if (r != PAM_SUCCESS)
 		return r;
@@ -208,12 +231,11 @@ int pam_sm_acct_mgmt(pam_handle_t *pamh, int flags, int argc, const char **argv)
 				   m.line);
 		return PAM_IGNORE;
 	}
-	r = check_container(pamh, pw, &m, PAM_PERM_DENIED, &vm_pid);
+	r = check_container(pamh, &o, pw, &m, PAM_PERM_DENIED, &vm_pid);
 	if (r == PAM_IGNORE && !(o.ctrl & CTRL_QUIET))
-		pam_info(pamh,
-			 "container %s is not running; you are on the "
-			 "host",
-			 m.name);
+		tell(pamh, &o, PAM_TEXT_INFO,
+		     "container %s is not running; you are on the host",
+		     m.name);
 	if (r == PAM_SUCCESS && (o.ctrl & CTRL_DEBUG))
 		pam_syslog(pamh, LOG_DEBUG,
 			   "%s: container %s (cgroup %s) runs as pid %d "
@@ -256,13 +278,13 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc,
 	pid_t vm_pid;
 	int r;
 
-	parse_args(pamh, argc, argv, &o);
+	parse_args(pamh, flags, argc, argv, &o);
 	r = resolve(pamh, &o, PAM_SESSION_ERR, &pw, &m);
 	if (r != PAM_SUCCESS)
 		return r;
 	if (m.kind != HJ_MAP_CONTAINER)
 		return PAM_IGNORE;
-	r = check_container(pamh, pw, &m, PAM_SESSION_ERR, &vm_pid);
+	r = check_container(pamh, &o, pw, &m, PAM_SESSION_ERR, &vm_pid);
 	if (r == PAM_SESSION_ERR)
 		return r;
 	if (export_mapping(pamh, &m) != PAM_SUCCESS) {

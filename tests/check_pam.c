@@ -41,6 +41,7 @@ static pid_t ctr_pid = -1;
 static char said[4096]; /* what the module told the user */
 static int logfd = -1; /* our /dev/log, when there was none */
 static char logged[16384]; /* what the module logged */
+static int login_flags; /* PAM_SILENT or 0 */
 
 static int conv(int n, const struct pam_message **msg,
 		struct pam_response **resp, void *data)
@@ -108,8 +109,8 @@ static void login(const char *service, const char *user, struct outcome *o)
 	snprintf(confdir, sizeof(confdir), "%s/pam.d", dir);
 	ck_assert_int_eq(pam_start_confdir(service, user, &c, confdir, &pamh),
 			 PAM_SUCCESS);
-	o->acct = pam_acct_mgmt(pamh, 0);
-	o->open = pam_open_session(pamh, 0);
+	o->acct = pam_acct_mgmt(pamh, login_flags);
+	o->open = pam_open_session(pamh, login_flags);
 	getenv_into(pamh, "HIJACK_RULE", o->rule, sizeof(o->rule));
 	getenv_into(pamh, "HIJACK_CONTAINER", o->container,
 		    sizeof(o->container));
@@ -185,6 +186,23 @@ START_TEST(test_stopped)
 	ck_logged("pam_hijack(hjt-ok:session): cannot enter container %s "
 		  "(cgroup %s): no running task; refusing %s (rule 3)",
 		  empty, empty, u_stopped);
+}
+END_TEST
+
+/* PAM_SILENT: refused all the same, but nothing said */
+START_TEST(test_silent)
+{
+	struct outcome o;
+
+	login_flags = PAM_SILENT;
+	login("hjt-ok", u_stopped, &o);
+	ck_assert_int_eq(o.acct, PAM_PERM_DENIED);
+	ck_assert_int_eq(o.open, PAM_SESSION_ERR);
+	ck_assert_str_eq(said, "");
+	ck_logged("cannot enter container %s", empty);
+	login("hjt-broken", u_mapped, &o);
+	ck_assert_int_eq(o.acct, PAM_PERM_DENIED);
+	ck_assert_str_eq(said, "");
 }
 END_TEST
 
@@ -510,6 +528,7 @@ static Suite *pam_suite(void)
 	tcase_add_test(tc, test_mapped);
 	tcase_add_test(tc, test_group_mapped);
 	tcase_add_test(tc, test_stopped);
+	tcase_add_test(tc, test_silent);
 	tcase_add_test(tc, test_stopped_host);
 	tcase_add_test(tc, test_unmapped);
 	tcase_add_test(tc, test_host_rule);
