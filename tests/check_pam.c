@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
@@ -520,11 +521,32 @@ static int setup(void)
 	return service("hjt-relative", args);
 }
 
+/* Only pam_sm_* leave the module; libhijack stays inside. */
+START_TEST(test_exports)
+{
+	void *h = dlopen(MODULE, RTLD_NOW | RTLD_LOCAL);
+
+	ck_assert_msg(h, "%s", dlerror());
+	ck_assert_ptr_nonnull(dlsym(h, "pam_sm_acct_mgmt"));
+	ck_assert_ptr_nonnull(dlsym(h, "pam_sm_open_session"));
+	ck_assert_ptr_nonnull(dlsym(h, "pam_sm_close_session"));
+	/* nothing that pretends to authenticate */
+	ck_assert_ptr_null(dlsym(h, "pam_sm_authenticate"));
+	ck_assert_ptr_null(dlsym(h, "pam_sm_setcred"));
+	ck_assert_ptr_null(dlsym(h, "pam_sm_chauthtok"));
+	ck_assert_ptr_null(dlsym(h, "hj_conf_load"));
+	ck_assert_ptr_null(dlsym(h, "hj_target_from_cgroup_spec"));
+	ck_assert_ptr_null(dlsym(h, "hj_audit_entry"));
+	dlclose(h);
+}
+END_TEST
+
 static Suite *pam_suite(void)
 {
 	Suite *s = suite_create("pam_hijack");
 	TCase *tc = tcase_create("stack");
 
+	tcase_add_test(tc, test_exports);
 	tcase_add_test(tc, test_mapped);
 	tcase_add_test(tc, test_group_mapped);
 	tcase_add_test(tc, test_stopped);
