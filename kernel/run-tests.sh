@@ -80,9 +80,19 @@ install_packages() {
 series_hash() {
 	local p
 
-	for p in "$HERE"/patches/*.patch; do
+	for p in "$SERIES"/*.patch; do
 		sed -n '/^diff --git /,$p' "$p" | sed '/^-- $/,$d'
 	done | sha256sum | cut -d' ' -f1
+}
+
+# Snapshot the series once: applying and stamping must agree even if
+# patches/ changes while we run.
+snapshot_series() {
+	SERIES=$CACHE/series
+	rm -rf "$SERIES"
+	mkdir -p "$SERIES"
+	cp "$HERE"/patches/*.patch "$SERIES/"
+	SERIES_HASH=$(series_hash)
 }
 
 # Unpack the source once, then keep it patched with the current series:
@@ -102,7 +112,7 @@ prepare_source() {
 		echo "$tar_id" >"$src/.tarball-id"
 	fi
 
-	want=$(series_hash)
+	want=$SERIES_HASH
 	if [ -f "$src/.series-hash" ] &&
 	   [ "$(cat "$src/.series-hash")" = "$want" ]; then
 		return 0
@@ -122,7 +132,7 @@ prepare_source() {
 	fi
 
 	mkdir -p "$src/applied"
-	for p in "$HERE"/patches/*.patch; do
+	for p in "$SERIES"/*.patch; do
 		log "applying $(basename "$p")"
 		patch -d "$tree" -p1 -s -N <"$p" ||
 			die "$(basename "$p") does not apply"
@@ -138,7 +148,7 @@ build_kernel() {
 
 	frags=("$HERE/config/hijack.config")
 	[ "$mode" = debug ] && frags+=("$HERE/config/debug.config")
-	stamp=$( (series_hash; cat "${frags[@]}") | sha256sum | cut -d' ' -f1)
+	stamp=$( (echo "$SERIES_HASH"; cat "${frags[@]}") | sha256sum | cut -d' ' -f1)
 
 	if [ -f "$b/.hijack-stamp" ] && [ -f "$b/arch/x86/boot/bzImage" ] &&
 	   [ "$(cat "$b/.hijack-stamp")" = "$stamp" ]; then
@@ -171,7 +181,7 @@ build_kernel() {
 run_checkpatch() {
 	local tree=$CACHE/src/linux-source-6.1 p bad=0 n=0
 
-	for p in "$HERE"/patches/*.patch; do
+	for p in "$SERIES"/*.patch; do
 		n=$((n + 1))
 		if ! perl "$tree/scripts/checkpatch.pl" --no-tree --strict -q \
 			"$p" >"$CACHE/checkpatch.log" 2>&1; then
@@ -275,7 +285,7 @@ run_guest() {
 		-append 'console=ttyS0 panic=-1 rdinit=/init' </dev/null |
 		tr -d '\r' >"$glog" || rc=$?
 
-	grep -E '^(PASS|FAIL) ' "$glog" | sed "s/^/$label: /" || true
+	grep -E '^(PASS|FAIL|BENCH) ' "$glog" | sed "s/^/$label: /" || true
 
 	pass=$(grep -c '^PASS ' "$glog" || true)
 	fail=$(grep -c '^FAIL ' "$glog" || true)
@@ -310,6 +320,7 @@ main() {
 	exec 9>"$CACHE/.lock"
 	flock 9
 
+	snapshot_series
 	prepare_source
 	run_checkpatch || status=1
 	build_tests

@@ -29,6 +29,7 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define HIJACK_PID	1
@@ -45,6 +46,7 @@ static int passed, failed;
 /* What a hijacked child saw, sent back to the caller through a pipe. */
 struct observed {
 	int ok;
+	int dumpable;
 	pid_t pid;
 	uid_t uid;
 	char hostname[64];
@@ -182,6 +184,7 @@ static void child_observe(int wfd)
 	unsigned int i;
 
 	memset(&o, 0, sizeof(o));
+	o.dumpable = prctl(PR_GET_DUMPABLE);
 	o.pid = getpid();
 	o.uid = getuid();
 	gethostname(o.hostname, sizeof(o.hostname) - 1);
@@ -360,6 +363,11 @@ static void check_landed(const char *name, struct container *c, int err,
 	}
 	if (ppid != getpid()) {
 		report(name, "parent %d, want caller %d", ppid, getpid());
+		return;
+	}
+	if (o->dumpable != 0) {
+		report(name, "child is dumpable (%d) inside the container",
+		       o->dumpable);
 		return;
 	}
 	if (proc_state(c->init) == 'T') {
@@ -737,6 +745,86 @@ static void test_stress(struct container *c)
 	close(cfd);
 }
 
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static void exec_true(void)
+{
+	char *const argv[] = { "true", NULL };
+
+	execve("/bin/true", argv, environ);
+	_exit(127);
+}
+
+/* The stock-kernel way: setns() on a pidfd, fork, join the cgroups. */
+static void stock_enter(struct container *c, int pidfd)
+{
+	pid_t pid;
+
+	if (setns(pidfd, CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
+		  CLONE_NEWNET | CLONE_NEWPID) < 0)
+		_exit(126);
+	pid = syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, NULL, NULL, 0);
+	if (pid != 0)
+		_exit(pid < 0 ? 126 : 0);
+	if (join_cgroup(c->cg_v1, 0) < 0 || join_cgroup(c->cg_v2, 0) < 0)
+		_exit(125);
+	exec_true();
+}
+
+/*
+ * Side by side: plain fork+exec, hijack+exec, and setns+fork+cgroup
+ * join+exec (what userspace must do without hijack).  Not a pass/fail
+ * test; under TCG only the ratios mean something.
+ */
+static void bench(struct container *c)
+{
+	double t0, plain, native, stock;
+	int pidfd = syscall(SYS_pidfd_open, c->init, 0);
+	int i, n = 200;
+	pid_t pid;
+
+	t0 = now_us();
+	for (i = 0; i < n; i++) {
+		pid = fork();
+		if (pid == 0)
+			exec_true();
+		waitpid(pid, NULL, 0);
+	}
+	plain = (now_us() - t0) / n;
+
+	t0 = now_us();
+	for (i = 0; i < n; i++) {
+		pid = hijack(SIGCHLD, HIJACK_PIDFD, pidfd);
+		if (pid == 0)
+			exec_true();
+		waitpid(pid, NULL, 0);
+	}
+	native = (now_us() - t0) / n;
+
+	t0 = now_us();
+	for (i = 0; i < n; i++) {
+		pid = fork();
+		if (pid == 0)
+			stock_enter(c, pidfd);
+		/* the intermediate, then the grandchild reparented to us */
+		waitpid(-1, NULL, 0);
+		waitpid(-1, NULL, 0);
+	}
+	stock = (now_us() - t0) / n;
+	close(pidfd);
+
+	printf("BENCH fork+exec %.0f us, hijack+exec %.0f us, setns+fork+exec %.0f us\n",
+	       plain, native, stock);
+	printf("BENCH hijack/fork = %.2f, hijack/setns = %.2f\n",
+	       native / plain, native / stock);
+}
+
 int main(void)
 {
 	struct container c;
@@ -761,6 +849,7 @@ int main(void)
 		test_errors(&c);
 		test_userns();
 		test_stress(&c);
+		bench(&c);
 		container_stop(&c);
 	}
 
