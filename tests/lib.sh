@@ -88,6 +88,10 @@ make_rootfs() {
 	echo "root:x:0:0:root:/root:/bin/sh" > "$r/etc/passwd"
 	echo "root:x:0:" > "$r/etc/group"
 	echo "container-rootfs $2" > "$r/etc/hijack-marker"
+	mknod -m 666 "$r/dev/null" c 1 3
+	mknod -m 666 "$r/dev/zero" c 1 5
+	mknod -m 666 "$r/dev/urandom" c 1 9
+	mknod -m 666 "$r/dev/tty" c 5 0
 }
 
 # ct_start NAME HOSTNAME [ROOTFS]: a container in cgroup NAME, new
@@ -146,9 +150,9 @@ ns_of() { readlink "/proc/$1/ns/$2"; }
 
 hj_cleanup() {
 	local f
-	for f in "${HJ_CLEANUP[@]}"; do eval "$f"; done
 	ct_kill "${HJ_PIDS[@]}" 2>/dev/null
 	sleep 0.1
+	for f in "${HJ_CLEANUP[@]}"; do eval "$f"; done
 	cg_remove_all
 	rm -rf "$HJ_TMP"
 }

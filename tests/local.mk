@@ -4,7 +4,7 @@ TEST_EXTENSIONS = .sh
 TAP_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 LOG_DRIVER = $(TAP_DRIVER)
 SH_LOG_DRIVER = $(TAP_DRIVER)
-AM_TESTS_ENVIRONMENT = top_builddir='$(abs_top_builddir)'; \
+AM_TESTS_ENVIRONMENT = top_builddir='$(abs_top_builddir)'; hj_conf='$(sconfdir)/hijack.conf'; export hj_conf; \
 	top_srcdir='$(abs_top_srcdir)'; export top_builddir top_srcdir;
 
 check_PROGRAMS += tests/check_lib tests/helpers/hj-ptrace
@@ -39,3 +39,10 @@ EXTRA_DIST += tests/container.sh tests/users.sh
 # pamtester, a real /etc/pam.d service and a real auditd (needs root)
 TESTS += tests/pam-audit.sh
 EXTRA_DIST += tests/pam-audit.sh
+
+# the real ssh path: private sshd, pam_hijack, hijack-shell, auditd
+check_PROGRAMS += tests/helpers/hj-tiocsti
+tests_helpers_hj_tiocsti_SOURCES = tests/helpers/hj-tiocsti.c
+tests_helpers_hj_tiocsti_LDFLAGS = -all-static
+TESTS += tests/e2e-ssh.sh
+EXTRA_DIST += tests/e2e-ssh.sh tests/helpers/ptydrive.py

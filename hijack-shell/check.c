@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hijack-shell --check [--sshd-config FILE] [USER]: what would happen at
+ * USER's next ssh login, and every setting that would let a mapped user
+ * reach the host.  Exit status 0 when the user is safely routed (or
+ * unmapped), 1 when a mapped user could land on the host or be refused.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <errno.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "conf.h"
+#include "hijack.h"
+#include "shell.h"
+
+static int problems;
+
+static void __attribute__((format(printf, 1, 2))) problem(const char *fmt,
+							   ...)
+{
+	va_list ap;
+
+	printf("PROBLEM: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	problems++;
+}
+
+static void self_privilege(void)
+{
+	char exe[4096];
+	struct stat st;
+	ssize_t l = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (l < 0 || stat("/proc/self/exe", &st))
+		return;
+	exe[l] = '\0';
+	if (st.st_mode & S_ISUID && st.st_uid == 0)
+		printf("privilege:  %s is setuid root\n", exe);
+	else if (getxattr(exe, "security.capability", NULL, 0) > 0)
+		printf("privilege:  %s has file capabilities\n", exe);
+	else
+		printf("privilege:  none (enough only for containers the user owns)\n");
+}
+
+/* "key value" lines of `sshd -T`; returns the value or NULL. */
+static const char *sshd_value(char *conf, const char *key, char *out,
+			      size_t size)
+{
+	size_t kl = strlen(key);
+	char *p = conf;
+
+	while (p && *p) {
+		char *eol = strchr(p, '\n');
+		size_t ll = eol ? (size_t)(eol - p) : strlen(p);
+
+		if (ll > kl && !strncmp(p, key, kl) && p[kl] == ' ') {
+			snprintf(out, size, "%.*s", (int)(ll - kl - 1),
+				 p + kl + 1);
+			return out;
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return NULL;
+}
+
+static char *sshd_effective(const char *config, const char *user)
+{
+	char *argv[8], spec[512], *buf;
+	size_t len = 0, size = 1 << 16;
+	int pfd[2], status;
+	ssize_t r;
+	pid_t pid;
+	int i = 0;
+
+	snprintf(spec, sizeof(spec), "user=%s,host=localhost,addr=127.0.0.1",
+		 user);
+	argv[i++] = (char *)"/usr/sbin/sshd";
+	argv[i++] = (char *)"-T";
+	argv[i++] = (char *)"-C";
+	argv[i++] = spec;
+	if (config) {
+		argv[i++] = (char *)"-f";
+		argv[i++] = (char *)config;
+	}
+	argv[i] = NULL;
+	if (pipe(pfd))
+		return NULL;
+	pid = fork();
+	if (pid < 0)
+		return NULL;
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	buf = malloc(size);
+	while (buf && (r = read(pfd[0], buf + len, size - 1 - len)) > 0)
+		len += r;
+	close(pfd[0]);
+	waitpid(pid, &status, 0);
+	if (!buf || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		free(buf);
+		return NULL;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+static void check_sshd(const char *config, const char *user)
+{
+	static const char *const forwarding[] = {
+		"allowtcpforwarding", "allowagentforwarding", "x11forwarding",
+		"allowstreamlocalforwarding", "permittunnel",
+	};
+	char *conf = sshd_effective(config, user), v[1024];
+	size_t i;
+
+	if (!conf) {
+		problem("cannot read sshd's effective configuration (sshd -T)");
+		return;
+	}
+	if (sshd_value(conf, "usepam", v, sizeof(v)) && strcmp(v, "yes"))
+		problem("sshd: UsePAM is %s: pam_hijack never runs", v);
+	if (sshd_value(conf, "subsystem", v, sizeof(v)) &&
+	    strstr(v, "internal-sftp"))
+		problem("sshd: 'Subsystem %s' bypasses the login shell: sftp "
+			"lands on the host; use an external sftp-server", v);
+	if (sshd_value(conf, "forcecommand", v, sizeof(v)) &&
+	    strcmp(v, "none"))
+		problem("sshd: ForceCommand %s: runs through the shell but "
+			"replaces the user's command", v);
+	if (sshd_value(conf, "chrootdirectory", v, sizeof(v)) &&
+	    strcmp(v, "none"))
+		problem("sshd: ChrootDirectory %s hides the login shell", v);
+	for (i = 0; i < sizeof(forwarding) / sizeof(forwarding[0]); i++)
+		if (sshd_value(conf, forwarding[i], v, sizeof(v)) &&
+		    strcmp(v, "no"))
+			problem("sshd: %s %s: forwarding is done by sshd on "
+				"the host, outside the container",
+				forwarding[i], v);
+	if (sshd_value(conf, "permituserenvironment", v, sizeof(v)) &&
+	    strcmp(v, "no"))
+		printf("warning:    sshd: PermitUserEnvironment %s (harmless "
+		       "to hijack-shell, which rebuilds the environment)\n",
+		       v);
+	if (sshd_value(conf, "acceptenv", v, sizeof(v)) &&
+	    (strstr(v, "HIJACK") || strchr(v, '*')))
+		printf("warning:    sshd: AcceptEnv %s lets clients set "
+		       "variables named like pam_hijack's (never trusted)\n",
+		       v);
+	free(conf);
+}
+
+static void check_pam_stack(void)
+{
+	FILE *f = fopen("/etc/pam.d/sshd", "re");
+	char line[1024];
+	bool found = false;
+
+	if (!f) {
+		printf("pam:        /etc/pam.d/sshd not found\n");
+		return;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (line[strspn(line, " \t")] != '#' &&
+		    strstr(line, "pam_hijack"))
+			found = true;
+	fclose(f);
+	printf("pam:        pam_hijack %s in /etc/pam.d/sshd\n",
+	       found ? "is" : "is NOT");
+}
+
+int shell_check(const char *user, bool priv)
+{
+	struct hj_conf_error cerr = { { 0 }, 0, { 0 } };
+	struct hj_mapping m;
+	struct hj_target t;
+	struct passwd *pw;
+	const char *sshd_config = NULL;
+	char exe[4096];
+	ssize_t l;
+	int r;
+
+	if (user && !strcmp(user, "--sshd-config")) {
+		errx(2, "usage: hijack-shell --check [USER] [--sshd-config FILE]");
+	}
+	sshd_config = getenv("HIJACK_CHECK_SSHD_CONFIG");
+	if (getuid() != 0) {
+		sshd_config = NULL;
+		if (user) {
+			pw = getpwuid(getuid());
+			if (!pw || strcmp(pw->pw_name, user))
+				errx(1, "only root may check another user");
+		}
+	}
+	pw = user ? getpwnam(user) : getpwuid(getuid());
+	if (!pw)
+		errx(1, "no such user: %s", user ? user : "(self)");
+	printf("user:       %s (uid %u)\n", pw->pw_name,
+	       (unsigned int)pw->pw_uid);
+	r = hj_conf_resolve_user(HJ_CONF_DEFAULT, pw, &m, &cerr);
+	if (r) {
+		problem("%s", cerr.msg[0] ? cerr.msg : strerror(-r));
+		return 1;
+	}
+	l = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[l > 0 ? l : 0] = '\0';
+	if (m.kind == HJ_MAP_NONE) {
+		printf("rule:       none in %s: not routed\n", HJ_CONF_DEFAULT);
+		if (!strcmp(pw->pw_shell, exe))
+			printf("warning:    the login shell is hijack-shell: "
+			       "every login is refused\n");
+		return 0;
+	}
+	printf("rule:       %s:%u\n", HJ_CONF_DEFAULT, m.line);
+	if (m.kind == HJ_MAP_HOST) {
+		printf("target:     the host ('-')\n");
+		return 0;
+	}
+	printf("container:  %s\ncgroup:     %s\n", m.name, m.cgroup);
+	printf("shell:      %s\n", m.shell[0] ? m.shell :
+			"(the container's /etc/passwd, else /bin/sh)");
+	r = hj_target_from_cgroup_spec(m.cgroup, &t);
+	if (r) {
+		problem("container %s: %s: logins are %s", m.name,
+			strerror(-r),
+			m.on_stopped == HJ_STOPPED_HOST ? "routed to the host" :
+							  "refused");
+	} else {
+		unsigned int bit;
+
+		printf("task:       pid %d (%s) in %s\n", (int)t.pid,
+		       hj_pick_name(t.pick), t.cgroup);
+		r = hj_target_check_access(&t);
+		if (r) {
+			problem("cannot inspect pid %d: %s", (int)t.pid,
+				strerror(-r));
+		} else {
+			printf("namespaces: ");
+			for (bit = 1; bit < (1u << HJ_NS_COUNT); bit <<= 1)
+				if (t.ns_differ & bit)
+					printf("%s ", hj_ns_name(bit));
+			printf("%s\n", t.ns_differ ? "differ from the host" :
+						     "NONE differ: the "
+						     "'container' is the host");
+			if (!t.ns_differ)
+				problem("the target shares every namespace "
+					"with the host");
+		}
+		hj_target_release(&t);
+	}
+	if (strcmp(pw->pw_shell, exe))
+		problem("login shell of %s is %s, not %s: sessions land on the "
+			"host",
+			pw->pw_name, pw->pw_shell, exe);
+	else
+		printf("login shell: %s\n", exe);
+	self_privilege();
+	if (priv && drop_caps())
+		errx(1, "cannot drop privileges");
+	check_pam_stack();
+	check_sshd(sshd_config, pw->pw_name);
+	printf("%s\n", problems ? "RESULT: a mapped user could reach the host "
+				  "or be refused; see PROBLEM lines" :
+				  "RESULT: ok");
+	return problems ? 1 : 0;
+}

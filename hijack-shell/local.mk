@@ -1,0 +1,23 @@
+# hijack-shell: the login shell.  Installed with the file capabilities it
+# needs to enter root-owned containers (see hijack-shell(8) for why file
+# capabilities rather than setuid root).
+sbin_PROGRAMS += hijack-shell/hijack-shell
+hijack_shell_hijack_shell_SOURCES = \
+	hijack-shell/shell.h \
+	hijack-shell/hijack-shell.c \
+	hijack-shell/account.c \
+	hijack-shell/check.c \
+	hijack-shell/environ.c
+hijack_shell_hijack_shell_LDADD = lib/libhijack.la
+
+HIJACK_SHELL_CAPS = cap_sys_admin,cap_sys_chroot,cap_sys_ptrace,cap_dac_override,cap_audit_write+ep
+
+install-exec-hook: install-hijack-shell-caps
+install-hijack-shell-caps:
+	@if test -z "$(DESTDIR)" && test "$$(id -u)" = 0; then \
+		echo "setcap $(HIJACK_SHELL_CAPS) $(sbindir)/hijack-shell"; \
+		setcap $(HIJACK_SHELL_CAPS) $(DESTDIR)$(sbindir)/hijack-shell; \
+	else \
+		echo "NOTE: as root run: setcap $(HIJACK_SHELL_CAPS) $(sbindir)/hijack-shell"; \
+	fi
+.PHONY: install-hijack-shell-caps

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* hijack-shell internals shared by its source files. */
+#ifndef HIJACK_SHELL_H
+#define HIJACK_SHELL_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#define SHELL_PATH_MAX 4096
+
+struct shell_account {
+	char home[SHELL_PATH_MAX];
+	char shell[SHELL_PATH_MAX];
+};
+
+/* account.c: run unprivileged only */
+int shell_account(const char *user, const char *passwd_path,
+		  struct shell_account *acct);
+int parse_passwd_line(const char *line, size_t len, const char *user,
+		      struct shell_account *acct);
+
+/* environ.c */
+bool env_value_ok(const char *name, const char *value);
+char **shell_environ(const char *user, uid_t uid, const char *home,
+		     const char *shell, const char *container, bool own_pty);
+
+/* hijack-shell.c */
+int drop_caps(void);
+
+/* check.c */
+int shell_check(const char *user, bool priv);
+
+#endif /* HIJACK_SHELL_H */

@@ -1,0 +1,287 @@
+#!/bin/bash
+# End to end: a private sshd on 127.0.0.1 with pam_hijack in its own PAM
+# service, users whose login shell is hijack-shell, real containers, a
+# real auditd.  Every ssh path (interactive pty, ssh cmd, scp both modes,
+# rsync, sftp via an external sftp-server) must land inside the mapped
+# container, and nothing may land on the host that should not.
+. "$(dirname "$0")/lib.sh"
+require_root
+for t in sshd ssh scp sftp rsync auditctl ausearch python3 setcap; do
+	command -v $t >/dev/null 2>&1 || [ -x /usr/sbin/$t ] || skip_all "no $t"
+done
+MODULE=$top_builddir/pam_hijack/.libs/pam_hijack.so
+SHELL_BIN=$top_builddir/hijack-shell/hijack-shell
+CONF=${hj_conf:-/usr/local/etc/security/hijack.conf}
+D=$HJ_TMP/ssh
+mkdir -p "$D/keys"
+id=$$
+U1=hjt1$id U2=hjt2$id U3=hjt3$id U4=hjt4$id U5=hjt5$id G=hjtg$id
+
+# -- hijack-shell with the capabilities of an installed one
+cp "$SHELL_BIN" "$D/hijack-shell"
+chmod 755 "$D/hijack-shell"
+setcap cap_sys_admin,cap_sys_chroot,cap_sys_ptrace,cap_dac_override,cap_audit_write+ep "$D/hijack-shell" ||
+	{ echo "Bail out! setcap failed"; exit 1; }
+HS=$D/hijack-shell
+
+# -- the compiled-in hijack.conf: keep an existing one aside
+mkdir -p "$(dirname "$CONF")"
+if [ -e "$CONF" ]; then
+	mv "$CONF" "$D/hijack.conf.saved"
+	HJ_CLEANUP+=("mv '$D/hijack.conf.saved' '$CONF'")
+else
+	HJ_CLEANUP+=("rm -f '$CONF'")
+fi
+
+# -- auditd: ours, unless one runs
+audit_status() { auditctl -s | awk -v k="$1" '$1 == k { print $2 }'; }
+if [ "$(audit_status pid)" = 0 ]; then
+	auditd -n >"$D/auditd.out" 2>&1 &
+	AUDITD=$!
+	HJ_CLEANUP+=("kill -TERM $AUDITD; wait $AUDITD")
+	for i in $(seq 100); do [ "$(audit_status pid)" = "$AUDITD" ] && break; sleep 0.1; done
+fi
+[ "$(audit_status enabled)" = 1 ] || auditctl -e 1 >/dev/null
+TS_DAY=$(date '+%x') TS_TIME=$(date '+%T')
+sleep 1
+
+# -- containers: web1 (users), web2 (group), with ssh tools inside
+copy_bin() { # ROOTFS BINARY
+	local l
+	mkdir -p "$1$(dirname "$2")"
+	cp -L "$2" "$1$2"
+	for l in $(ldd "$2" 2>/dev/null | grep -o '/[^ ]*'); do
+		mkdir -p "$1$(dirname "$l")"
+		cp -L "$l" "$1$l"
+	done
+}
+mkroot() { # DIR HOSTNAME
+	make_rootfs "$1" "$2"
+	copy_bin "$1" /usr/lib/openssh/sftp-server
+	copy_bin "$1" /usr/bin/rsync
+	copy_bin "$1" /usr/bin/scp
+	cp "$top_builddir/tests/helpers/hj-tiocsti" "$1/bin/"
+	for u in $U1 $U2 $U5; do
+		echo "$u:x:$(id -u $u):$(id -g $u)::/home/$u:/bin/sh" >> "$1/etc/passwd"
+		mkdir -p "$1/home/$u"
+		chown "$(id -u $u):$(id -g $u)" "$1/home/$u"
+	done
+	chmod 1777 "$1/tmp"
+}
+U="$top_srcdir/tests/users.sh"
+"$U" groupadd "$G" >/dev/null
+HJ_CLEANUP+=("'$U' del $U1 $U2 $U3 $U4 $U5 $G >/dev/null 2>&1")
+"$U" useradd "$U1" -M -s "$HS" >/dev/null
+"$U" useradd "$U2" -M -s "$HS" -G "$G" >/dev/null
+"$U" useradd "$U3" -M -s /bin/bash -d "$D/home3" >/dev/null
+"$U" useradd "$U4" -M -s "$HS" >/dev/null
+"$U" useradd "$U5" -M -s "$HS" >/dev/null
+for u in $U1 $U2 $U3 $U4 $U5; do
+	usermod -p '*' -d "$D/home-$u" "$u"
+	mkdir -p "$D/home-$u"
+done
+mkroot "$HJ_TMP/r1" web1
+mkroot "$HJ_TMP/r2" web2
+ct_start web1 web1 "$HJ_TMP/r1" || { echo "Bail out! container web1"; exit 1; }
+I1=$CT_INIT
+ct_start web2 web2 "$HJ_TMP/r2" || { echo "Bail out! container web2"; exit 1; }
+I2=$CT_INIT
+cg_create stopped
+
+cat > "$CONF" <<EOF
+# e2e-ssh.sh
+$U1	$HJ_RUN/web1
+@$G	$HJ_RUN/web2
+$U5	$HJ_RUN/stopped	name=stopped1
+EOF
+chmod 644 "$CONF"
+
+# -- a private sshd: its own PAM service through the argv[0] name
+SVC=sshd-hjtest-$id
+ln -sf /usr/sbin/sshd "/usr/local/sbin/$SVC"
+HJ_CLEANUP+=("rm -f /usr/local/sbin/$SVC /etc/pam.d/$SVC")
+cat > "/etc/pam.d/$SVC" <<EOF
+account required $MODULE
+account required pam_unix.so
+session required pam_unix.so
+session required $MODULE
+EOF
+ssh-keygen -q -t ed25519 -N '' -f "$D/hostkey"
+ssh-keygen -q -t ed25519 -N '' -f "$D/id"
+for u in $U1 $U2 $U3 $U4 $U5; do cp "$D/id.pub" "$D/keys/$u"; done
+chmod 755 "$D/keys"; chmod 644 "$D/keys"/*
+PORT=$((20000 + id % 20000))
+while ss -ltn | grep -q ":$PORT "; do PORT=$((PORT + 1)); done
+cat > "$D/sshd_config" <<EOF
+Port $PORT
+ListenAddress 127.0.0.1
+HostKey $D/hostkey
+PidFile $D/sshd.pid
+UsePAM yes
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+AuthorizedKeysFile $D/keys/%u
+StrictModes no
+PrintMotd no
+PrintLastLog no
+Subsystem sftp /usr/lib/openssh/sftp-server
+AllowTcpForwarding no
+AllowAgentForwarding no
+AllowStreamLocalForwarding no
+X11Forwarding no
+PermitTunnel no
+PermitUserEnvironment yes
+AcceptEnv HIJACK_* LD_* LANG
+EOF
+mkdir -p /run/sshd
+"/usr/local/sbin/$SVC" -f "$D/sshd_config" -D -e 2>"$D/sshd.log" &
+SSHD=$!
+HJ_PIDS+=("$SSHD")
+for i in $(seq 100); do ss -ltn | grep -q "127.0.0.1:$PORT " && break; sleep 0.05; done
+SSHO=(-i "$D/id" -o BatchMode=yes -o StrictHostKeyChecking=no
+	-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR)
+s() { local u=$1; shift; ssh -p "$PORT" "${SSHO[@]}" "$u@127.0.0.1" "$@"; }
+
+# -- ssh host cmd
+is "ssh cmd: hostname is the container's" "$(s $U1 hostname)" web1
+s $U1 'exit 42'
+is "ssh cmd: exit status passes through (42)" "$?" 42
+for ns in mnt uts ipc net pid cgroup; do
+	is "ssh cmd: $ns namespace is the container's" "$(s $U1 readlink /proc/self/ns/$ns)" "$(ns_of "$I1" $ns)"
+done
+is "ssh cmd: pid 1 is the container's init" "$(s $U1 cat /proc/1/comm)" sleep
+is "ssh cmd: / is the container's root" "$(s $U1 cat /etc/hijack-marker)" "container-rootfs web1"
+is "ssh cmd: /proc/self/cgroup is the container's root on every hierarchy" \
+	"$(s $U1 cat /proc/self/cgroup | grep -vc ':/$')" 0
+echo "host secret" > "$D/host-secret"; chmod 644 "$D/host-secret"
+s $U1 "cat $D/host-secret" >/dev/null 2>&1
+isnt "ssh cmd: the host's files are not visible" "$?" 0
+like "ssh cmd: the host's processes are not visible" "$(s $U1 'ls /proc | grep -c "^[0-9]"')" "^[1-9]$"
+is "ssh cmd: only the container's loopback in its network namespace" \
+	"$(s $U1 'ls /sys/class/net 2>/dev/null || tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " "')" lo
+is "ssh cmd: the user is who logged in" "$(s $U1 id -u)" "$(id -u $U1)"
+is "ssh cmd: cwd is the user's home in the container" "$(s $U1 pwd)" "/home/$U1"
+st=$(s $U1 "grep -E '^(CapInh|CapPrm|CapEff|CapAmb)' /proc/self/status" | awk '{print $2}' | sort -u)
+is "ssh cmd: no capability left in the session" "$st" 0000000000000000
+is "ssh cmd: real, effective, saved uid are the user's" \
+	"$(s $U1 "awk '/^Uid:/ {print \$2, \$3, \$4}' /proc/self/status")" "$(id -u $U1) $(id -u $U1) $(id -u $U1)"
+is "ssh cmd: no fd beyond 0-2 reaches the container (besides ls's own)" \
+	"$(s $U1 ls /proc/self/fd | sort -n | tr '\n' ' ')" "0 1 2 3 "
+is "ssh cmd: environment is rebuilt" "$(s $U1 'echo $HOME:$USER:$LOGNAME:$SHELL:$HIJACK_CONTAINER')" \
+	"/home/$U1:$U1:$U1:/bin/sh:web1"
+
+# find the session's processes: the waiting parent on the host, and the
+# command inside the container's pid namespace
+session_procs() { # PATTERN
+	parent="" inner=""
+	for i in $(seq 100); do
+		parent=$(pgrep -u "$(id -u $U1)" -x hijack-shell | head -n1)
+		inner=$(pgrep -f "$1" | while read -r p; do
+			[ "$(ns_of "$p" pid)" = "$(ns_of "$I1" pid)" ] && echo "$p"; done | head -n1)
+		[ -n "$parent" ] && [ -n "$inner" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# -- the waiting parent on the host holds nothing either
+s $U1 'sleep 20' &
+bg=$!
+if session_procs '^sleep 20$'; then
+	is "session parent on the host: CapEff 0" "$(awk '/^CapEff/ {print $2}' /proc/$parent/status)" 0000000000000000
+	is "session parent on the host: CapPrm 0" "$(awk '/^CapPrm/ {print $2}' /proc/$parent/status)" 0000000000000000
+	is "session process sits in the container's cgroups (host view)" "$(cat /proc/$inner/cgroup)" "$(cat /proc/$I1/cgroup)"
+	diag "session parent private memory: $(awk '/^Private_(Clean|Dirty)/ {s += $2} END {print s}' /proc/$parent/smaps_rollup) KiB"
+else
+	not_ok "found the session's processes (parent '$parent', inner '$inner')"
+fi
+kill "$bg" 2>/dev/null; wait "$bg" 2>/dev/null
+
+# -- stdin/stdout byte-exact
+head -c 50000000 /dev/urandom > "$D/blob"
+is "50 MB through cat inside is byte-exact" "$(s $U1 cat < "$D/blob" | sha256sum | cut -d' ' -f1)" \
+	"$(sha256sum < "$D/blob" | cut -d' ' -f1)"
+rm -f "$D/blob"
+
+# -- file transfer lands in the container's filesystem
+echo "payload-$id" > "$D/payload"
+scp -q -P "$PORT" "${SSHO[@]}" "$D/payload" "$U1@127.0.0.1:sftp-mode" 2>/dev/null
+is "scp (sftp protocol): file lands in the container" "$(cat "$HJ_TMP/r1/home/$U1/sftp-mode" 2>/dev/null)" "payload-$id"
+scp -O -q -P "$PORT" "${SSHO[@]}" "$D/payload" "$U1@127.0.0.1:legacy-mode" 2>/dev/null
+is "scp -O (legacy protocol): file lands in the container" "$(cat "$HJ_TMP/r1/home/$U1/legacy-mode" 2>/dev/null)" "payload-$id"
+rsync -q -e "ssh -p $PORT ${SSHO[*]}" "$D/payload" "$U1@127.0.0.1:via-rsync" 2>/dev/null
+is "rsync over ssh: file lands in the container" "$(cat "$HJ_TMP/r1/home/$U1/via-rsync" 2>/dev/null)" "payload-$id"
+printf 'put %s via-sftp\nget /etc/hijack-marker %s\n' "$D/payload" "$D/got" |
+	sftp -q -b - -P "$PORT" "${SSHO[@]}" "$U1@127.0.0.1" >/dev/null 2>&1
+is "sftp (external sftp-server): put lands in the container" "$(cat "$HJ_TMP/r1/home/$U1/via-sftp" 2>/dev/null)" "payload-$id"
+is "sftp: get reads the container's files" "$(cat "$D/got" 2>/dev/null)" "container-rootfs web1"
+is "none of the transfers touched the host's home" "$(ls -A "$D/home-$U1")" ""
+
+# -- interactive: pty, window size, ^C, exit status
+rc=$(python3 "$top_srcdir/tests/helpers/ptydrive.py" "$D/pty.out" -- ssh -tt -p "$PORT" "${SSHO[@]}" "$U1@127.0.0.1")
+out=$(tr -d '\r' < "$D/pty.out")
+like "interactive: the login shell runs inside" "$out" "M1:24 80:web1:M1"
+like "interactive: a window size change reaches the container" "$out" "M2:40 132:M2"
+like "interactive: ^C killed the container process, not the session" "$out" "M3:alive:130:M3"
+check "interactive: the interrupted command did not continue" bash -c "! grep -q '^AFTER-SLEEP' <<<'$out'"
+is "interactive: exit status of the session (3)" "$rc" 3
+
+# TIOCSTI: the container's terminal is a pty of its own, not sshd's
+s $U1 -tt 'sleep 5' >/dev/null 2>&1 &
+bg=$!
+if session_procs '^sleep 5$'; then
+	isnt "the container's terminal is not the host pty sshd allocated" \
+		"$(stat -L -c %t:%T /proc/$inner/fd/0)" "$(stat -L -c %t:%T /proc/$parent/fd/0)"
+else
+	not_ok "found the pty session's processes"
+fi
+wait "$bg" 2>/dev/null
+s $U1 -tt "hj-tiocsti 'touch /tmp/injected-$id
+'; sleep 1" >/dev/null 2>&1
+check "TIOCSTI from inside does not reach the host" test ! -e "/tmp/injected-$id"
+
+# -- who goes where
+is "group-mapped user lands in web2" "$(s $U2 hostname)" web2
+is "unmapped user with a normal shell lands on the host" "$(s $U3 hostname)" "$(hostname)"
+out=$(s $U4 hostname 2>&1)
+rc=$?
+isnt "unmapped user with hijack-shell is refused" "$rc" 0
+isnt "unmapped user with hijack-shell never reaches a shell" "$out" "$(hostname)"
+out=$(s $U5 hostname 2>&1)
+rc=$?
+isnt "user of a stopped container is refused" "$rc" 0
+isnt "user of a stopped container never reaches a shell" "$out" "$(hostname)"
+
+# -- forged environment changes nothing
+out=$(ssh -p "$PORT" "${SSHO[@]}" -o "SetEnv=HIJACK_CGROUP=$HJ_RUN/web2 HIJACK_CONTAINER=evil LD_PRELOAD=/tmp/evil.so LANG=C" \
+	"$U1@127.0.0.1" 'hostname; echo "$HIJACK_CONTAINER:${LD_PRELOAD-unset}:$LANG"')
+is "forged HIJACK_*/LD_* via SetEnv/AcceptEnv change nothing" "$out" "web1
+web1:unset:C"
+
+# -- audit records of each login
+sleep 1
+rec=$(ausearch -m VIRT_CONTROL -ts "$TS_DAY" "$TS_TIME" 2>/dev/null)
+like "audit: a start record into web1 with the init's pid" "$rec" "op=start.*vm=\"?web1\"?.*vm-pid=$I1"
+like "audit: a deny record for the stopped container" "$rec" "op=deny.*vm=\"?stopped1\"?"
+like "audit: the refusal of the unmapped hijack-shell user" "$rec" "op=deny.*$U4"
+rep=$(aureport --virt -ts "$TS_DAY" "$TS_TIME" 2>/dev/null)
+like "aureport --virt lists the successful entries" "$rep" "VIRT_CONTROL yes"
+like "aureport --virt lists the refusals" "$rep" "VIRT_CONTROL no"
+like "audit: hijack-shell's own record of the entry, by its own exe" "$rec" "op=start.*vm=\"?web1\"?.*reason=\"?entry\"?.*exe=\"$HS\""
+
+# -- the admin check
+out=$(HIJACK_CHECK_SSHD_CONFIG=$D/sshd_config "$HS" --check $U1)
+rc=$?
+like "--check names the rule and line" "$out" "rule: +$CONF:2"
+like "--check finds the container init" "$out" "task: +pid $I1 \(container init\)"
+like "--check lists the namespaces that differ" "$out" "namespaces: mnt uts ipc net pid cgroup"
+is "--check passes for a safe setup" "$rc" 0
+sed -i 's|^Subsystem.*|Subsystem sftp internal-sftp|; s|^AllowTcpForwarding no|AllowTcpForwarding yes|' "$D/sshd_config"
+out=$(HIJACK_CHECK_SSHD_CONFIG=$D/sshd_config "$HS" --check $U1)
+rc=$?
+like "--check flags internal-sftp" "$out" "PROBLEM: sshd: 'Subsystem sftp internal-sftp'"
+like "--check flags TCP forwarding" "$out" "PROBLEM: sshd: allowtcpforwarding yes"
+is "--check fails when a mapped user could reach the host" "$rc" 1
+
+done_testing
