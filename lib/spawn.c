@@ -12,9 +12,8 @@
  *
  * Stock backend, three steps so that the caller itself never changes:
  *
- *   caller --clone3(CLONE_INTO_CGROUP)--> I   (v2 cgroup joined atomically;
- *                                              v1 cgroups written by the
- *                                              caller before I runs on)
+ *   caller --clone3(CLONE_INTO_CGROUP)--> I   (v2 cgroup joined atomically)
+ *   I: writes "0" to the target's v1 'tasks' files, first thing
  *   I: setns(pidfd, differing namespaces); fchdir(root); chroot(".")
  *   I --clone(CLONE_PARENT)--> child          (in the target's pid ns,
  *                                              a child of the caller)
@@ -142,7 +141,7 @@ struct prep {
 	int rootfd;
 	int cwdfd;
 	int v2fd;		/* cgroup2 directory for CLONE_INTO_CGROUP */
-	int v1fd[HJ_MAX_HIERARCHIES]; /* cgroup.procs of v1 hierarchies */
+	int v1fd[HJ_MAX_HIERARCHIES]; /* 'tasks' of v1 hierarchies */
 	size_t nv1;
 	unsigned int joined;
 };
@@ -221,7 +220,7 @@ static int prep_cgroups(const struct hj_target *t, struct prep *p)
 
 			if (dfd < 0)
 				return dfd;
-			fd = openat(dfd, "cgroup.procs",
+			fd = openat(dfd, "tasks",
 				    O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
 			r = fd < 0 ? -errno : 0;
 			close(dfd);
@@ -297,18 +296,25 @@ static int become_ns_root(void)
  * grandchild it creates returns from here.
  */
 static void stock_intermediate(struct hj_target *t, const struct hj_spawn_opts *o,
-		   struct prep *p, int syncfd, int reportfd)
+		   struct prep *p, int reportfd)
 {
 	struct report rep = { 0, 0 };
-	char go;
+	size_t i;
 	long pid;
 
 	/* nothing in the container may ptrace us (CVE-2016-9962) */
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-	if (read_full(syncfd, &go, 1) || go != 'g') {
-		rep.err = -ECANCELED;
-		goto out;
+	/*
+	 * v1: join before running anything else.  A single thread moving
+	 * itself ("0" into 'tasks') needs no write lock on the global
+	 * threadgroup rwsem, which costs an RCU grace period per login.
+	 */
+	for (i = 0; i < p->nv1; i++) {
+		if (write(p->v1fd[i], "0", 1) != 1) {
+			rep.err = -errno;
+			goto out;
+		}
 	}
 	if (t->ns_differ &&
 	    setns(t->pidfd, hj_ns_clone_flags(t->ns_differ))) {
@@ -342,15 +348,14 @@ static pid_t spawn_stock(struct hj_target *t, const struct hj_spawn_opts *o,
 	struct clone_args args = { 0 };
 	struct prep p = { .rootfd = -1, .cwdfd = -1, .v2fd = -1 };
 	struct report rep = { -EPIPE, 0 };
-	int syncp[2] = { -1, -1 }, repp[2] = { -1, -1 };
+	int repp[2] = { -1, -1 };
 	pid_t ipid = -1;
-	size_t i;
 	int r, status;
 
 	r = prep_stock(t, o, &p);
 	if (r)
 		goto out;
-	if (pipe2(syncp, O_CLOEXEC) || pipe2(repp, O_CLOEXEC)) {
+	if (pipe2(repp, O_CLOEXEC)) {
 		r = -errno;
 		goto out;
 	}
@@ -365,30 +370,15 @@ static pid_t spawn_stock(struct hj_target *t, const struct hj_spawn_opts *o,
 		goto out;
 	}
 	if (ipid == 0) {
-		close(syncp[1]);
 		close(repp[0]);
-		stock_intermediate(t, o, &p, syncp[0], repp[1]);
+		stock_intermediate(t, o, &p, repp[1]);
 		/* the grandchild returns here, inside the target */
-		close(syncp[0]);
 		close(repp[1]);
 		hj_target_release(t);
 		return 0;
 	}
-	close_safe(&syncp[0]);
 	close_safe(&repp[1]);
-	/* v1 hierarchies: join before the intermediate runs anything */
-	for (i = 0; i < p.nv1 && !r; i++) {
-		char pid[16];
-		int l = snprintf(pid, sizeof(pid), "%d", (int)ipid);
-
-		if (write(p.v1fd[i], pid, l) != l)
-			r = -errno;
-	}
-	if (!r)
-		r = write_full(syncp[1], "g", 1);
-	close_safe(&syncp[1]);
-	if (!r)
-		r = read_full(repp[0], &rep, sizeof(rep));
+	r = read_full(repp[0], &rep, sizeof(rep));
 	if (!r)
 		r = rep.err;
 	if (r)
@@ -401,8 +391,6 @@ static pid_t spawn_stock(struct hj_target *t, const struct hj_spawn_opts *o,
 		info->cgroups_joined = p.joined;
 	}
 out:
-	close_safe(&syncp[0]);
-	close_safe(&syncp[1]);
 	close_safe(&repp[0]);
 	close_safe(&repp[1]);
 	prep_release(&p);
