@@ -228,6 +228,7 @@ if [ -d /sys/kernel/debug ] && mount -t debugfs debugfs /sys/kernel/debug &&
 else
 	KMEMLEAK=
 fi
+export HIJACK_LOOPS=10000
 echo HIJACK-GUEST-START
 for t in /tests/*; do
 	name=${t##*/}

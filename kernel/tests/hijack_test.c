@@ -87,6 +87,14 @@ static void report(const char *name, const char *fmt, ...)
 	fflush(stdout);
 }
 
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
 static long hijack(unsigned long flags, int which, unsigned long id)
 {
 	return syscall(hijack_nr, flags, which, id);
@@ -508,6 +516,73 @@ static int unpriv_hijack_own(void *arg)
 	return err;
 }
 
+/*
+ * A uid 1000 process that root put in a new UTS namespace (owned by the
+ * initial user namespace) and made dumpable again: uid 1000 may ptrace it
+ * but, as for setns(), lacks CAP_SYS_ADMIN over its UTS namespace.
+ */
+static pid_t user_task(int new_uts)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(p) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		if (new_uts && (unshare(CLONE_NEWUTS) < 0 ||
+				sethostname("rootuts", 7) < 0))
+			_exit(1);
+		if (setgroups(0, NULL) < 0 || setgid(UNPRIV_UID) < 0 ||
+		    setuid(UNPRIV_UID) < 0)
+			_exit(1);
+		prctl(PR_SET_DUMPABLE, 1);
+		if (write(p[1], "r", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	if (pid < 0 || read(p[0], &c, 1) != 1) {
+		close(p[0]);
+		return -1;
+	}
+	close(p[0]);
+	return pid;
+}
+
+static void test_setns_rules(struct container *c)
+{
+	pid_t plain, uts, pid;
+	int err, pidfd, status;
+
+	plain = user_task(0);
+	uts = user_task(1);
+	err = as_user(unpriv_hijack_pid, &plain);
+	report("setns-rules-control",
+	       err == 0 ? NULL : "got %s, want success", strerror(err));
+	err = as_user(unpriv_hijack_pid, &uts);
+	report("eperm-no-cap-over-target-uts-ns",
+	       err == EPERM ? NULL : "got %s, want EPERM", strerror(err));
+	kill(plain, SIGKILL);
+	kill(uts, SIGKILL);
+	waitpid(plain, NULL, 0);
+	waitpid(uts, NULL, 0);
+
+	/* From a sibling pid namespace: not at or below the caller's. */
+	pidfd = syscall(SYS_pidfd_open, c->init, 0);
+	pid = clone_ns(CLONE_NEWPID);
+	if (pid == 0)
+		_exit(hijack_errno(HIJACK_PIDFD, pidfd));
+	waitpid(pid, &status, 0);
+	close(pidfd);
+	err = WIFEXITED(status) ? WEXITSTATUS(status) : 101;
+	report("einval-pidns-not-below-caller",
+	       err == EINVAL ? NULL : "got %s, want EINVAL", strerror(err));
+}
+
 static void test_errors(struct container *c)
 {
 	char path[256];
@@ -709,11 +784,16 @@ static void test_choice(struct container *c)
 /* Many hijacks and random arguments: no crash, nothing left behind. */
 static void test_stress(struct container *c)
 {
+	const char *env = getenv("HIJACK_LOOPS");
+	unsigned int loops = env ? atoi(env) : 1000;
 	unsigned int seed = 42, i, bad = 0;
+	char name[64];
+	double t0;
 	int fd = syscall(SYS_pidfd_open, c->init, 0);
 	int cfd = open(c->cg_v1, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	for (i = 0; i < 1000; i++) {
+	t0 = now_us();
+	for (i = 0; i < loops; i++) {
 		long ret = hijack(SIGCHLD, i & 1 ? HIJACK_PIDFD : HIJACK_CGROUP,
 				  i & 1 ? fd : cfd);
 
@@ -722,7 +802,10 @@ static void test_stress(struct container *c)
 		if (ret < 0 || waitpid(ret, NULL, 0) != ret)
 			bad++;
 	}
-	report("loop-1000-hijacks", bad ? "%u failures" : NULL, bad);
+	printf("BENCH %u hijacks (pidfd/cgroup, no exec) in %.1f s\n", loops,
+	       (now_us() - t0) / 1e6);
+	snprintf(name, sizeof(name), "loop-%u-hijacks", loops);
+	report(name, bad ? "%u failures" : NULL, bad);
 
 	for (i = 0; i < 2000; i++) {
 		unsigned long flags = rand_r(&seed);
@@ -743,14 +826,6 @@ static void test_stress(struct container *c)
 	report("random-arguments", NULL);
 	close(fd);
 	close(cfd);
-}
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
 static void exec_true(void)
@@ -847,6 +922,7 @@ int main(void)
 		test_landing(&c);
 		test_choice(&c);
 		test_errors(&c);
+		test_setns_rules(&c);
 		test_userns();
 		test_stress(&c);
 		bench(&c);
