@@ -1,26 +1,47 @@
 #!/bin/bash
-# hijack demo: a real container from a busybox-static root filesystem in
-# its own cgroup, entered with `hijack cgroup`, host and container side by
-# side.  As root on Debian 12:
+# hijack demo, as root on a fresh Debian 12 machine:
 #
-#	demo/demo.sh          # build, start the container, show it
+#	demo/demo.sh          # build, install, start a container and an sshd,
+#	                      # log in with ssh and land inside the container
 #	demo/demo.sh stop     # remove everything the demo created
+#
+# What it creates: the installed hijack files (make install), a container
+# from a busybox-static root filesystem in cgroup hijack-demo/web1, the
+# user hjdemo whose login shell is hijack-shell, a rule for it at the top
+# of /etc/security/hijack.conf (an existing file is saved and restored),
+# and a private sshd on 127.0.0.1:2222 with its own PAM service
+# sshd-hijack-demo.  The system's sshd and its PAM stack are not touched.
 set -u
 cd "$(dirname "$0")/.."
 top=$(pwd)
 STATE=/run/hijack-demo
 CG=hijack-demo/web1
+USER_=hjdemo
+PORT=${HIJACK_DEMO_PORT:-2222}
+SVC=sshd-hijack-demo
+CONF=/etc/security/hijack.conf
 
 hierarchies() { awk '$3 == "cgroup" || $3 == "cgroup2" { print $2 }' /proc/self/mounts; }
 
 stop() {
-	if [ -f "$STATE/helper.pid" ]; then
-		kill -KILL "$(cat "$STATE/init.pid" 2>/dev/null)" "$(cat "$STATE/helper.pid")" 2>/dev/null
-		sleep 0.2
-	fi
+	local p
+	for p in sshd init helper; do
+		[ -f "$STATE/$p.pid" ] && kill -KILL "$(cat "$STATE/$p.pid")" 2>/dev/null
+	done
+	sleep 0.3
 	for h in $(hierarchies); do
 		[ -d "$h/hijack-demo" ] && find "$h/hijack-demo" -depth -type d -exec rmdir {} + 2>/dev/null
 	done
+	id "$USER_" >/dev/null 2>&1 && userdel "$USER_"
+	rm -f "/etc/pam.d/$SVC" "/usr/local/sbin/$SVC"
+	if [ -f "$STATE/hijack.conf.orig" ]; then
+		cp -p "$STATE/hijack.conf.orig" "$CONF"
+	elif [ -f "$STATE/conf.created" ]; then
+		rm -f "$CONF"
+	fi
+	if [ -f "$STATE/installed" ]; then
+		make -s uninstall >/dev/null 2>&1
+	fi
 	rm -rf "$STATE"
 	echo "demo: stopped and removed"
 }
@@ -32,18 +53,26 @@ fi
 [ "$(id -u)" = 0 ] || { echo "demo: run as root" >&2; exit 1; }
 [ -d "$STATE" ] && stop >/dev/null
 
-echo "demo: installing dependencies and building (see $top/demo.log)"
+echo "demo: installing dependencies, building and installing (log: $top/demo.log)"
 tests/deps.sh || exit 1
-{ ./autogen.sh && ./configure && make -j2; } > "$top/demo.log" 2>&1 ||
+{ ./autogen.sh && ./configure --prefix=/usr/local --with-sconfdir=/etc/security &&
+	make clean && make -j2 && make install; } > "$top/demo.log" 2>&1 ||
 	{ tail -20 "$top/demo.log"; exit 1; }
+mkdir -p "$STATE"
+touch "$STATE/installed"
+HS=/usr/local/sbin/hijack-shell
+MODULE=$(sed -n "s/^securedir = //p" Makefile)
+MODULE=${MODULE:-/lib/x86_64-linux-gnu/security}/pam_hijack.so
 
-mkdir -p "$STATE/rootfs"
+# -- the container: busybox rootfs, its own cgroup, its own namespaces
 R=$STATE/rootfs
-mkdir -p "$R"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,etc,tmp,root,run,oldroot}
+mkdir -p "$R"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,etc,tmp,root,run,oldroot,home/$USER_}
 cp /bin/busybox "$R/bin/" && chroot "$R" /bin/busybox --install -s
-echo "root:x:0:0:root:/root:/bin/sh" > "$R/etc/passwd"
+for d in null:1:3 zero:1:5 urandom:1:9 tty:5:0; do
+	IFS=: read -r n a b <<<"$d"; mknod -m 666 "$R/dev/$n" c "$a" "$b"
+done
+chmod 1777 "$R/tmp"
 echo "hello from inside web1" > "$R/etc/motd"
-
 for h in $(hierarchies); do
 	p=$h
 	for part in hijack-demo web1; do
@@ -69,23 +98,71 @@ for i in $(seq 100); do
 done
 echo "$init" > "$STATE/init.pid"
 
-V2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
-F=${V2:+$V2/$CG/cgroup.procs}
-F=${F:-$(hierarchies | head -n1)/$CG/tasks}
-echo
-echo "\$ hijack -v cgroup $F sh -c '...'"
-inside=$("$top/hijack/hijack" -v cgroup "$F" sh -c '
-	hostname; echo "pid 1: $(cat /proc/1/comm)"
+# -- the user and the rule
+useradd -M -d "$STATE/home" -s "$HS" "$USER_"
+usermod -p '*' "$USER_"
+mkdir -p "$STATE/home"
+echo "$USER_:x:$(id -u $USER_):$(id -g $USER_)::/home/$USER_:/bin/sh" >> "$R/etc/passwd"
+chown "$(id -u $USER_):$(id -g $USER_)" "$R/home/$USER_"
+mkdir -p "$(dirname "$CONF")"
+if [ -e "$CONF" ]; then cp -p "$CONF" "$STATE/hijack.conf.orig"; else touch "$STATE/conf.created"; fi
+{
+	echo "# added by hijack's demo/demo.sh; 'demo/demo.sh stop' restores this file"
+	echo "$USER_	$CG	name=web1"
+	[ -f "$STATE/hijack.conf.orig" ] && cat "$STATE/hijack.conf.orig"
+} > "$CONF.new"
+chmod 644 "$CONF.new" && mv "$CONF.new" "$CONF"
+
+# -- a private sshd with pam_hijack, on loopback only
+ln -sf /usr/sbin/sshd "/usr/local/sbin/$SVC"
+cat > "/etc/pam.d/$SVC" <<EOF
+account required $MODULE
+account required pam_unix.so
+session required pam_unix.so
+session required $MODULE
+EOF
+ssh-keygen -q -t ed25519 -N '' -f "$STATE/hostkey"
+ssh-keygen -q -t ed25519 -N '' -f "$STATE/id"
+mkdir -p "$STATE/keys" && cp "$STATE/id.pub" "$STATE/keys/$USER_"
+cat > "$STATE/sshd_config" <<EOF
+Port $PORT
+ListenAddress 127.0.0.1
+HostKey $STATE/hostkey
+PidFile $STATE/sshd.pid.sshd
+UsePAM yes
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+AuthorizedKeysFile $STATE/keys/%u
+StrictModes no
+PrintMotd no
+Subsystem sftp /usr/lib/openssh/sftp-server
+AllowTcpForwarding no
+AllowAgentForwarding no
+AllowStreamLocalForwarding no
+X11Forwarding no
+PermitTunnel no
+EOF
+mkdir -p /run/sshd
+"/usr/local/sbin/$SVC" -f "$STATE/sshd_config" -D -e </dev/null >/dev/null 2>"$STATE/sshd.log" &
+echo $! > "$STATE/sshd.pid"
+for i in $(seq 100); do ss -ltn | grep -q "127.0.0.1:$PORT " && break; sleep 0.05; done
+
+SSH="ssh -i $STATE/id -p $PORT -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR"
+probe='hostname; echo "pid 1: $(cat /proc/1/comm)"
 	for n in mnt uts pid net cgroup; do readlink /proc/self/ns/$n; done
-	head -n1 /proc/self/cgroup; ls / | tr "\n" " "; echo' 2>"$STATE/verbose")
-outside=$(sh -c '
-	hostname; echo "pid 1: $(cat /proc/1/comm)"
-	for n in mnt uts pid net cgroup; do readlink /proc/self/ns/$n; done
-	head -n1 /proc/self/cgroup; ls / | tr "\n" " "; echo')
-cat "$STATE/verbose"
+	head -n1 /proc/self/cgroup; ls / | tr "\n" " "; echo'
 echo
-paste -d'|' <(echo "HOST"; echo "$outside") <(echo "INSIDE web1 (via hijack)"; echo "$inside") |
+echo "\$ $SSH $USER_@127.0.0.1"
+inside=$($SSH "$USER_@127.0.0.1" "$probe" 2>&1)
+outside=$(sh -c "$probe")
+paste -d'|' <(echo "HOST"; echo "$outside") <(echo "SSH SESSION of $USER_"; echo "$inside") |
 	awk -F'|' '{ printf "  %-45.45s  %s\n", $1, $2 }'
 echo
-echo "The container keeps running.  Try:  $top/hijack/hijack cgroup $F"
-echo "Remove everything:                 $top/demo/demo.sh stop"
+echo "What the admin's check command says:"
+HIJACK_CHECK_SSHD_CONFIG=$STATE/sshd_config HIJACK_CHECK_PAM_SERVICE=$SVC "$HS" --check "$USER_" | sed 's/^/  /'
+echo
+echo "The demo keeps running.  Log in by hand:"
+echo "  $SSH $USER_@127.0.0.1"
+echo "Remove everything it created:"
+echo "  $top/demo/demo.sh stop"

@@ -167,14 +167,18 @@ static void check_sshd(const char *config, const char *user)
 	free(conf);
 }
 
-static void check_pam_stack(void)
+static void check_pam_stack(const char *service)
 {
-	FILE *f = fopen("/etc/pam.d/sshd", "re");
-	char line[1024];
+	char path[512], line[1024];
 	bool found = false;
+	FILE *f;
 
+	if (!service || strchr(service, '/'))
+		service = "sshd";
+	snprintf(path, sizeof(path), "/etc/pam.d/%s", service);
+	f = fopen(path, "re");
 	if (!f) {
-		printf("pam:        /etc/pam.d/sshd not found\n");
+		printf("pam:        %s not found\n", path);
 		return;
 	}
 	while (fgets(line, sizeof(line), f))
@@ -182,8 +186,8 @@ static void check_pam_stack(void)
 		    strstr(line, "pam_hijack"))
 			found = true;
 	fclose(f);
-	printf("pam:        pam_hijack %s in /etc/pam.d/sshd\n",
-	       found ? "is" : "is NOT");
+	printf("pam:        pam_hijack %s in %s\n", found ? "is" : "is NOT",
+	       path);
 }
 
 int shell_check(const char *user, bool priv)
@@ -192,7 +196,7 @@ int shell_check(const char *user, bool priv)
 	struct hj_mapping m;
 	struct hj_target t;
 	struct passwd *pw;
-	const char *sshd_config = NULL;
+	const char *sshd_config = NULL, *service = NULL;
 	char exe[4096];
 	ssize_t l;
 	int r;
@@ -200,9 +204,12 @@ int shell_check(const char *user, bool priv)
 	if (user && !strcmp(user, "--sshd-config")) {
 		errx(2, "usage: hijack-shell --check [USER] [--sshd-config FILE]");
 	}
+	/* an admin's own check may look at another sshd and PAM service */
 	sshd_config = getenv("HIJACK_CHECK_SSHD_CONFIG");
+	service = getenv("HIJACK_CHECK_PAM_SERVICE");
 	if (getuid() != 0) {
 		sshd_config = NULL;
+		service = NULL;
 		if (user) {
 			pw = getpwuid(getuid());
 			if (!pw || strcmp(pw->pw_name, user))
@@ -274,7 +281,7 @@ int shell_check(const char *user, bool priv)
 	self_privilege();
 	if (priv && drop_caps())
 		errx(1, "cannot drop privileges");
-	check_pam_stack();
+	check_pam_stack(service);
 	check_sshd(sshd_config, pw->pw_name);
 	printf("%s\n", problems ? "RESULT: a mapped user could reach the host "
 				  "or be refused; see PROBLEM lines" :
