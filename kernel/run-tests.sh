@@ -16,7 +16,7 @@
 #   HIJACK_KERNEL_CACHE   cache directory (default /var/cache/hijack-kernel)
 #   HIJACK_KERNEL_DEBUG   1 = --debug
 #   HIJACK_KERNEL_JOBS    make -j value (default 2)
-#   HIJACK_QEMU_TIMEOUT   seconds per boot (default 600, debug 1500)
+#   HIJACK_QEMU_TIMEOUT   seconds per boot (default 600, debug 2700)
 #
 # Prints one "PASS name" / "FAIL name: reason" line per guest test, then
 # "kernel: N passed, N failed" (or "kernel-debug: ...").  Exits non-zero
@@ -205,9 +205,10 @@ build_tests() {
 }
 
 write_init() {
-	local mode=$1
+	local mode=$1 rounds=500
 
-	cat <<'EOF'
+	[ "$mode" = debug ] && rounds=50
+	sed "s/@ROUNDS@/$rounds/" <<'EOF'
 #!/bin/busybox sh
 /bin/busybox mkdir -p /proc /sys /dev /tmp /sbin /usr/bin /usr/sbin
 /bin/busybox --install -s
@@ -229,6 +230,7 @@ else
 	KMEMLEAK=
 fi
 export HIJACK_LOOPS=10000
+export HIJACK_BENCH_ROUNDS=@ROUNDS@
 echo HIJACK-GUEST-START
 for t in /tests/*; do
 	name=${t##*/}
@@ -277,7 +279,7 @@ run_guest() {
 
 	[ "$mode" = debug ] && label=kernel-debug
 	timeout=${HIJACK_QEMU_TIMEOUT:-600}
-	[ "$mode" = debug ] && timeout=${HIJACK_QEMU_TIMEOUT:-1500}
+	[ "$mode" = debug ] && timeout=${HIJACK_QEMU_TIMEOUT:-2700}
 
 	log "booting ($mode), timeout ${timeout}s, log in $glog"
 	timeout "$timeout" qemu-system-x86_64 -accel tcg -m 256M -smp 1 \
