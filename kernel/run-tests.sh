@@ -29,7 +29,7 @@ CACHE=${HIJACK_KERNEL_CACHE:-/var/cache/hijack-kernel}
 JOBS=${HIJACK_KERNEL_JOBS:-2}
 TARBALL=/usr/src/linux-source-6.1.tar.xz
 PKGS="qemu-system-x86 linux-source-6.1 busybox-static build-essential bc
-flex bison libelf-dev libssl-dev cpio xz-utils gzip"
+flex bison libelf-dev libssl-dev cpio xz-utils gzip patch perl"
 
 usage() {
 	sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//'
