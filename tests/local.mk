@@ -46,3 +46,7 @@ tests_helpers_hj_tiocsti_SOURCES = tests/helpers/hj-tiocsti.c
 tests_helpers_hj_tiocsti_LDFLAGS = -all-static
 TESTS += tests/e2e-ssh.sh
 EXTRA_DIST += tests/e2e-ssh.sh tests/helpers/ptydrive.py
+
+# the attack suite: each check fails if the attack works
+TESTS += tests/attacks.sh
+EXTRA_DIST += tests/attacks.sh

@@ -1,0 +1,259 @@
+#!/bin/bash
+# The attack suite: each check fails if the attack works.
+#
+# hijack-shell is started the way sshd starts a login shell (setuid to
+# the user, then exec with "-c cmd" or as "-hijack-shell"), with the file
+# capabilities of an installed copy; the containers are real.  The CVEs
+# named are the ones FIELD-NOTES lists for runc, LXC and virt-login-shell.
+. "$(dirname "$0")/lib.sh"
+require_root
+command -v setcap >/dev/null || skip_all "no setcap"
+CONF=${hj_conf:-/usr/local/etc/security/hijack.conf}
+D=$HJ_TMP/att
+mkdir -p "$D"
+id=$$
+A=hjt6$id B=hjt7$id L=hjt8$id G=hjtx$id
+U="$top_srcdir/tests/users.sh"
+
+cp "$top_builddir/hijack-shell/hijack-shell" "$D/hijack-shell"
+chmod 755 "$D/hijack-shell"
+setcap cap_sys_admin,cap_sys_chroot,cap_sys_ptrace,cap_dac_override,cap_audit_write+ep "$D/hijack-shell"
+HS=$D/hijack-shell
+
+mkdir -p "$(dirname "$CONF")"
+if [ -e "$CONF" ]; then
+	mv "$CONF" "$D/hijack.conf.saved"
+	HJ_CLEANUP+=("mv '$D/hijack.conf.saved' '$CONF'")
+else
+	HJ_CLEANUP+=("rm -f '$CONF'")
+fi
+
+# a long (31 character) user name, as long as useradd takes
+LONG=hjt9$(printf '%s' "$id" | head -c 6)$(printf 'x%.0s' $(seq 21))
+LONG=${LONG:0:31}
+"$U" groupadd "$G" >/dev/null
+HJ_CLEANUP+=("'$U' del $A $B $LONG $G >/dev/null 2>&1")
+"$U" useradd "$A" -M -s "$HS" >/dev/null
+"$U" useradd "$B" -M -s "$HS" -G "$G" >/dev/null
+"$U" useradd "$LONG" -M -s "$HS" >/dev/null
+
+# -- containers: web1 with an evil NSS module and passwd, web2 plain
+R1=$HJ_TMP/r1 R2=$HJ_TMP/r2
+make_rootfs "$R1" web1
+make_rootfs "$R2" web2
+for u in $A $B $LONG; do
+	for r in "$R1" "$R2"; do
+		echo "$u:x:$(id -u "$u"):$(id -g "$u")::/home/$u:/bin/sh" >> "$r/etc/passwd"
+		mkdir -p "$r/home/$u"; chown "$(id -u "$u")" "$r/home/$u"
+	done
+done
+chmod 1777 "$R1/tmp" "$R2/tmp"
+# CVE-2019-14271 / CVE-2025-32463: a library the container ships must
+# never be loaded by a privileged process
+cat > "$D/evil.c" <<'EOF'
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+/* leaves a mark only when loaded into a privileged process */
+__attribute__((constructor)) static void evil(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = { { 0 } };
+	int fd;
+
+	syscall(SYS_capget, &h, d);
+	if (geteuid() != 0 && !d[0].effective && !d[1].effective)
+		return;
+	fd = open("/tmp/hj-evil-privileged", O_CREAT | O_WRONLY, 0644);
+	if (fd >= 0)
+		close(fd);
+}
+EOF
+gcc -shared -fPIC -o "$D/libevil.so" "$D/evil.c"
+mkdir -p "$R1/lib/x86_64-linux-gnu"
+cp "$D/libevil.so" "$R1/lib/x86_64-linux-gnu/libnss_evil.so.2"
+echo "passwd: evil files" > "$R1/etc/nsswitch.conf"
+echo "group: evil files" >> "$R1/etc/nsswitch.conf"
+cp "$D/libevil.so" "$R1/tmp/libevil.so"
+echo "/tmp/libevil.so" > "$R1/etc/ld.so.preload"
+
+ct_start web1 web1 "$R1" || { echo "Bail out! web1"; exit 1; }
+I1=$CT_INIT H1=$CT_HELPER
+ct_start web2 web2 "$R2" || { echo "Bail out! web2"; exit 1; }
+I2=$CT_INIT
+
+write_conf() { # content...
+	printf '%s\n' "$@" > "$CONF"
+	chown root:root "$CONF"
+	chmod 644 "$CONF"
+}
+write_conf "$A	$HJ_RUN/web1" "@$G	$HJ_RUN/web2" "$B	$HJ_RUN/web1" "$LONG	$HJ_RUN/web1"
+
+# run hijack-shell as sshd would: as the user, with the caller's env
+as() { # USER [env...] -- args
+	local u=$1; shift
+	local envs=()
+	while [ "$1" != -- ]; do envs+=("$1"); shift; done
+	shift
+	setpriv --reuid="$(id -u "$u")" --regid="$(id -g "$u")" --init-groups \
+		--inh-caps=-all -- env -i PATH=/usr/bin:/bin TERM=dumb "${envs[@]}" \
+		"$HS" "$@"
+}
+
+# -- 1-6: environment forging (virt-login-shell CVE-2013-4400)
+is "env: HIJACK_CGROUP naming another container changes nothing" \
+	"$(as $A HIJACK_CGROUP=$HJ_RUN/web2 HIJACK_CONTAINER=web2 -- -c hostname 2>/dev/null)" web1
+is "env: LD_PRELOAD of a host library is not honoured" \
+	"$(as $A LD_PRELOAD=$D/libevil.so -- -c 'echo ${LD_PRELOAD-unset}' 2>/dev/null)" unset
+check "env: the LD_PRELOAD library was never loaded into a privileged process" test ! -e /tmp/hj-evil-privileged
+is "env: SHELL cannot choose the shell inside" \
+	"$(as $A SHELL=/bin/false -- -c 'echo $SHELL' 2>/dev/null)" /bin/sh
+is "env: HOME cannot choose the home inside" \
+	"$(as $A HOME=/etc -- -c 'echo $HOME; pwd' 2>/dev/null | tr '\n' ' ')" "/home/$A /home/$A "
+is "env: PATH is rebuilt" "$(as $A PATH=/tmp/evil -- -c 'echo $PATH' 2>/dev/null)" /usr/local/bin:/usr/bin:/bin
+is "env: TERM with shell metacharacters is dropped" \
+	"$(as $A 'TERM=$(reboot)' -- -c 'echo ${TERM-unset}' 2>/dev/null)" unset
+
+# -- 7: NSS modules and ld.so.preload shipped by the container
+as $A -- -c true >/dev/null 2>&1
+check "the container's NSS module and ld.so.preload never reach a privileged process" \
+	bash -c "! ls '$R1/tmp/hj-evil-privileged' /tmp/hj-evil-privileged 2>/dev/null"
+
+# -- 8-12: a broken or insecure hijack.conf never lets a mapped user in
+try_conf() { # DESC
+	local out rc
+	out=$(as $A -- -c hostname 2>&1); rc=$?
+	if [ $rc != 0 ] && [ "$out" != web1 ] && [ "$out" != "$(hostname)" ]; then ok "$1"
+	else not_ok "$1: rc $rc, '$out'"; fi
+}
+write_conf "$A	$HJ_RUN/web1"
+cp "$CONF" "$D/real.conf"
+ln -sf "$D/real.conf" "$D/link.conf"
+mv "$CONF" "$D/conf.bak"; ln -s "$D/real.conf" "$CONF"
+try_conf "hijack.conf as a symlink is refused"
+rm -f "$CONF"; mv "$D/conf.bak" "$CONF"
+chmod 664 "$CONF"; try_conf "group-writable hijack.conf is refused"
+chmod 646 "$CONF"; try_conf "world-writable hijack.conf is refused"
+chmod 644 "$CONF"; chown "$(id -u $A)" "$CONF"; try_conf "hijack.conf owned by the user is refused"
+chown root "$CONF"
+write_conf "$A	$HJ_RUN/../web1"; try_conf "a rule climbing out with .. is refused"
+write_conf "$A	$HJ_RUN//web1"; try_conf "a rule with a doubled slash is refused"
+write_conf "$A	$HJ_RUN/web1 shel=/bin/sh"; try_conf "a typo in an option is refused (not ignored)"
+printf '%s\t%s/web1\0\n' "$A" "$HJ_RUN" > "$CONF"; try_conf "a NUL byte in the file is refused"
+rm -f "$CONF"; try_conf "a missing hijack.conf refuses mapped users (hijack-shell is their shell)"
+mkfifo "$CONF"; try_conf "a FIFO in place of hijack.conf is refused (no hang)"
+rm -f "$CONF"
+
+# -- 13: a bind mount inside cgroupfs cannot redirect a rule
+V2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+V1=$(awk '$3 == "cgroup" { print $2; exit }' /proc/self/mounts)
+BASE=${V2:-$V1}
+mkdir -p "$BASE/$HJ_RUN/bindx"
+mount --bind "$BASE/$HJ_RUN/web2" "$BASE/$HJ_RUN/bindx"
+HJ_CLEANUP=("umount '$BASE/$HJ_RUN/bindx'" "${HJ_CLEANUP[@]}")
+write_conf "$A	$HJ_RUN/bindx"
+out=$(as $A -- -c hostname 2>&1)
+isnt "a cgroup bind-mounted over the rule's path is not followed to web2" "$out" web2
+isnt "... and does not land on the host either" "$out" "$(hostname)"
+umount "$BASE/$HJ_RUN/bindx"; HJ_CLEANUP=("${HJ_CLEANUP[@]:1}")
+
+# -- 14-15: first match wins; a user with two rules
+write_conf "@$G	$HJ_RUN/web2" "$B	$HJ_RUN/web1"
+is "two rules: the first match (group) wins" "$(as $B -- -c hostname 2>/dev/null)" web2
+write_conf "$B	$HJ_RUN/web1" "@$G	$HJ_RUN/web2"
+is "two rules: the first match (user) wins" "$(as $B -- -c hostname 2>/dev/null)" web1
+
+# -- 16: a very long user name through a template
+write_conf "$LONG	$HJ_RUN/web1	name=%u"
+is "a 31-character user name through a template" "$(as $LONG -- -c hostname 2>/dev/null)" web1
+
+# -- 17-18: the container's passwd and shell run unprivileged only
+write_conf "$A	$HJ_RUN/web1"
+sed -i "s|^$A:.*|$A:x:$(id -u $A):$(id -g $A)::/home/$A:/bin/evilsh|" "$R1/etc/passwd"
+printf '#!/bin/sh\ngrep -E "^CapEff|^CapPrm" /proc/self/status | tr -s "\\t " " "\n' > "$R1/bin/evilsh"
+chmod 755 "$R1/bin/evilsh"
+is "the container's own login shell for the user runs without capabilities" \
+	"$(as $A -- -c true 2>/dev/null | tr '\n' ' ')" "CapPrm: 0000000000000000 CapEff: 0000000000000000 "
+ln -sf /proc/1/root/etc/shadow "$R1/etc/passwd.evil"
+mv "$R1/etc/passwd" "$R1/etc/passwd.real"; ln -s /etc/passwd.evil "$R1/etc/passwd"
+is "a symlinked /etc/passwd inside falls back to /bin/sh, reads nothing of the host" \
+	"$(as $A -- -c 'echo $SHELL:$HOME' 2>/dev/null)" "/bin/sh:/"
+rm -f "$R1/etc/passwd" "$R1/etc/passwd.evil"; mv "$R1/etc/passwd.real" "$R1/etc/passwd"
+sed -i "s|:/bin/evilsh$|:/bin/sh|" "$R1/etc/passwd"
+
+# -- 19: fds of the host (CVE-2024-21626)
+exec 7<"$CONF"
+is "no host fd reaches the container (caller's fd 7 open)" \
+	"$(as $A -- -c 'ls /proc/self/fd | sort -n | tr "\n" " "' 2>/dev/null)" "0 1 2 3 "
+exec 7<&-
+
+# -- 20: a container whose cwd is a host directory (CVE-2024-21626)
+mkdir -p "$D/hostdir"; echo secret > "$D/hostdir/secret"
+cg_create chr
+(
+	for h in $(hj_hierarchies); do echo "$BASHPID" > "$(cg_path "$h" chr)/cgroup.procs"; done
+	cd "$D/hostdir" && exec unshare --fork --pid --mount --uts --mount-proc \
+		python3 -c 'import os, sys; os.chroot(sys.argv[1]); os.execv("/bin/sleep", ["sleep", "1000000"])' "$R2"
+) </dev/null >/dev/null 2>&1 &
+HJ_PIDS+=("$!")
+CI=$(wait_init "$!")
+HJ_PIDS+=("$CI")
+diag "chroot container init $CI, cwd $(readlink /proc/$CI/cwd)"
+is "the target's cwd is outside its root: entry lands in / instead" \
+	"$("$top_builddir/hijack/hijack" pid "$CI" sh -c 'pwd; cat secret 2>/dev/null' | tr '\n' ' ')" "/ "
+
+# -- 21-23: the privileged process cannot be inspected or hijacked
+write_conf "$A	$HJ_RUN/web1"
+as $A -- -c 'sleep 30' >/dev/null 2>&1 &
+bgp=$!
+parent=""
+for i in $(seq 100); do parent=$(pgrep -u "$(id -u $A)" -x hijack-shell | head -n1) && break; sleep 0.05; done
+if [ -n "$parent" ]; then
+	check "the user cannot read the environ of their hijack-shell (non-dumpable)" \
+		bash -c "! setpriv --reuid=$(id -u $A) --regid=$(id -g $A) --clear-groups cat /proc/$parent/environ >/dev/null 2>&1"
+	check "the user cannot ptrace their hijack-shell" \
+		bash -c "! setpriv --reuid=$(id -u $A) --regid=$(id -g $A) --clear-groups $top_builddir/tests/helpers/hj-ptrace $parent >/dev/null 2>&1"
+	inside=$("$top_builddir/hijack/hijack" pid "$I1" sh -c 'for p in /proc/[0-9]*; do readlink $p/exe; done' 2>/dev/null)
+	check "container root sees no process running the host's hijack-shell (CVE-2019-5736)" \
+		bash -c "! grep -q hijack-shell <<<'$inside'"
+	check "the host's hijack-shell binary cannot be opened for writing while in use" \
+		bash -c "! (: >> '$HS') 2>/dev/null"
+	kill -KILL "$parent"
+	sleep 0.3
+	left=$(pgrep -u "$(id -u $A)" -f '^sleep 30$' | while read -r p; do
+		[ "$(ns_of "$p" pid)" = "$(ns_of $$ pid)" ] && echo "$p"; done)
+	is "killing the waiting parent leaves nothing of the session on the host" "$left" ""
+else
+	not_ok "found the session parent"
+fi
+wait "$bgp" 2>/dev/null
+
+# -- 24: TIOCSTI into the session's terminal stays inside (pty of its own)
+cp "$top_builddir/tests/helpers/hj-tiocsti" "$R1/bin/" 2>/dev/null
+out=$(script -qec "$(printf '%q ' setpriv --reuid="$(id -u $A)" --regid="$(id -g $A)" --init-groups -- "$HS" -c "hj-tiocsti 'touch /tmp/sti-$id
+'")" /dev/null 2>&1)
+sleep 0.5
+check "TIOCSTI from inside cannot make the host run anything" test ! -e "/tmp/sti-$id"
+
+# -- 25: a container that stops, or whose init dies, mid-way
+write_conf "$A	$HJ_RUN/web2"
+ct_kill "$I2"
+out=$(as $A -- -c hostname 2>&1); rc=$?
+isnt "a container whose init died refuses the login" "$rc" 0
+like "... with a message saying so" "$out" "not running"
+is "... and never lands on the host" "$(grep -c "^$(hostname)$" <<<"$out")" 0
+
+# -- 26: concurrent logins of one user all land in the same container
+write_conf "$A	$HJ_RUN/web1"
+for i in $(seq 20); do as $A -- -c hostname > "$D/conc.$i" 2>&1 & done
+wait
+is "20 concurrent logins of one user: all in web1" "$(cat "$D"/conc.* | sort | uniq -c | awk '{print $1, $2}')" "20 web1"
+
+# -- 27: the user cannot pick another user's container with arguments
+is "hijack-shell refuses unknown arguments (no --target, no -c - games)" \
+	"$(as $A -- --cgroup "$HJ_RUN/web2" -c hostname >/dev/null 2>&1; echo $?)" 2
+out=$(as $A -- --check $B 2>&1); rc=$?
+isnt "a user may not run --check for another user" "$rc" 0
+
+done_testing
