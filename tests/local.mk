@@ -46,3 +46,8 @@ tests_helpers_hj_tiocsti_SOURCES = tests/helpers/hj-tiocsti.c
 tests_helpers_hj_tiocsti_LDFLAGS = -all-static
 TESTS += tests/e2e-ssh.sh
 EXTRA_DIST += tests/e2e-ssh.sh tests/helpers/ptydrive.py
+
+# containers started by real runtimes (runc, crun, LXC, podman) mapped by
+# hijack.conf rules, entered over the real ssh path
+TESTS += tests/e2e-runtimes.sh
+EXTRA_DIST += tests/e2e-runtimes.sh tests/sshd.sh
