@@ -51,3 +51,9 @@ EXTRA_DIST += tests/e2e-ssh.sh tests/helpers/ptydrive.py
 # hijack.conf rules, entered over the real ssh path
 TESTS += tests/e2e-runtimes.sh
 EXTRA_DIST += tests/e2e-runtimes.sh tests/sshd.sh
+
+# the Debian package (slow: only with HIJACK_TEST_DEB=1, as tests/run does)
+TESTS += tests/deb.sh
+EXTRA_DIST += tests/deb.sh debian/changelog debian/control debian/copyright \
+	debian/docs debian/postinst debian/postrm debian/rules \
+	debian/source/format
