@@ -33,7 +33,8 @@ for f in ./usr/bin/hijack ./usr/sbin/hijack-shell \
 	"./lib/$multiarch/security/pam_hijack.so" ./etc/security/hijack.conf \
 	./usr/share/man/man1/hijack.1.gz ./usr/share/man/man8/hijack-shell.8.gz \
 	./usr/share/man/man8/pam_hijack.8.gz ./usr/share/man/man5/hijack.conf.5.gz \
-	./usr/share/doc/hijack/examples/runtimes.conf ./usr/share/doc/hijack/copyright; do
+	./usr/share/doc/hijack/examples/runtimes.conf ./usr/share/doc/hijack/copyright \
+	./usr/libexec/hijack/hijack-delegate; do
 	like "the package holds $f" "$c" " $f$"
 done
 like "hijack-shell is 0755 (file capabilities, not setuid)" "$c" "^-rwxr-xr-x \./usr/sbin/hijack-shell$"

@@ -57,3 +57,8 @@ TESTS += tests/deb.sh
 EXTRA_DIST += tests/deb.sh debian/changelog debian/control debian/copyright \
 	debian/docs debian/postinst debian/postrm debian/rules \
 	debian/source/format
+
+# rootless podman entered by the user's unprivileged hijack-shell, with the
+# delegated cgroup of contrib/hijack-delegate
+TESTS += tests/e2e-rootless.sh
+EXTRA_DIST += tests/e2e-rootless.sh

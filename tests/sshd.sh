@@ -9,7 +9,8 @@
 #   sshd_start DIR USER... a private sshd on 127.0.0.1 with pam_hijack in a
 #                          PAM service of its own; USERs may log in with the
 #                          key DIR/id; $SSHD_EXTRA is appended to the
-#                          config; sets PORT, SSHD_CONFIG, SSHD
+#                          config, $SSHD_PAM_EXTRA to the PAM service;
+#                          sets PORT, SSHD_CONFIG, SSHD
 #   s USER [CMD...]        ssh in as USER
 #
 # hijack-shell reads only its compiled-in hijack.conf, so the tests that
@@ -54,6 +55,7 @@ account required $MODULE
 account required pam_unix.so
 session required pam_unix.so
 session required $MODULE
+${SSHD_PAM_EXTRA-}
 EOF
 	ssh-keygen -q -t ed25519 -N '' -f "$d/hostkey"
 	ssh-keygen -q -t ed25519 -N '' -f "$d/id"
