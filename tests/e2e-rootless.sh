@@ -13,6 +13,7 @@
 # ancestor of its own cgroup and the container's is the user's.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/sshd.sh"
+hj_private_mounts "$0" "$@"
 require_root
 for t in sshd ssh podman newuidmap setpriv runc; do
 	command -v $t >/dev/null 2>&1 || [ -x /usr/sbin/$t ] || skip_all "no $t"

@@ -10,6 +10,7 @@
 # with the reason.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/sshd.sh"
+hj_private_mounts "$0" "$@"
 require_root
 for t in sshd ssh setcap python3 flock; do
 	command -v $t >/dev/null 2>&1 || [ -x /usr/sbin/$t ] || skip_all "no $t"

@@ -6,6 +6,7 @@
 # container, and nothing may land on the host that should not.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/sshd.sh"
+hj_private_mounts "$0" "$@"
 require_root
 for t in sshd ssh scp sftp rsync auditctl ausearch python3 setcap; do
 	command -v $t >/dev/null 2>&1 || [ -x /usr/sbin/$t ] || skip_all "no $t"

@@ -4,8 +4,9 @@
 #
 #   hj_shell_install DIR   a copy of hijack-shell with the file capabilities
 #                          of an installed one; sets HS
-#   hj_conf_take           lock and empty the compiled-in hijack.conf (kept
-#                          aside, restored on exit); sets CONF
+#   hj_conf_take           an empty directory of our own over the directory
+#                          of the compiled-in hijack.conf, in this mount
+#                          namespace only; sets CONF
 #   sshd_start DIR USER... a private sshd on 127.0.0.1 with pam_hijack in a
 #                          PAM service of its own; USERs may log in with the
 #                          key DIR/id; $SSHD_EXTRA is appended to the
@@ -13,9 +14,22 @@
 #                          sets PORT, SSHD_CONFIG, SSHD
 #   s USER [CMD...]        ssh in as USER
 #
-# hijack-shell reads only its compiled-in hijack.conf, so the tests that
-# write it run one at a time (flock on /run/hijack-tests.conf.lock), also
-# across worktrees with the same prefix.
+# hijack-shell reads only its compiled-in hijack.conf, which every build
+# with the same prefix on this machine shares.  A test that writes it runs
+# in a private mount namespace (hj_private_mounts, first thing in the
+# script) and bind mounts a directory of its own over the file's directory
+# (as bench/run does), so concurrent tests never see each other's rules and
+# nothing is left on the host.  sshd and hijack-shell, started from the
+# test, inherit the namespace.
+
+# hj_private_mounts "$0" "$@": re-run the calling script (same pid, so the
+# same HJ_RUN) in a mount namespace of its own, when root.
+hj_private_mounts() {
+	[ "${HJ_PRIVATE_MOUNTS-}" = 1 ] || [ "$(id -u)" != 0 ] && return 0
+	trap - EXIT
+	rmdir "$HJ_TMP"
+	HJ_PRIVATE_MOUNTS=1 exec unshare --mount --propagation private bash "$@"
+}
 
 MODULE=$top_builddir/pam_hijack/.libs/pam_hijack.so
 SHELL_BIN=$top_builddir/hijack-shell/hijack-shell
@@ -31,16 +45,18 @@ hj_shell_install() {
 }
 
 hj_conf_take() {
+	local dir
 	CONF=${hj_conf:-/usr/local/etc/security/hijack.conf}
-	exec 8>/run/hijack-tests.conf.lock
-	flock -w 900 8 || { echo "Bail out! $CONF is locked by another test"; exit 1; }
-	mkdir -p "$(dirname "$CONF")"
-	if [ -e "$CONF" ]; then
-		mv "$CONF" "$HJ_TMP/hijack.conf.saved"
-		HJ_CLEANUP+=("mv '$HJ_TMP/hijack.conf.saved' '$CONF'")
-	else
-		HJ_CLEANUP+=("rm -f '$CONF'")
-	fi
+	dir=$(dirname "$CONF")
+	[ "${HJ_PRIVATE_MOUNTS-}" = 1 ] ||
+		{ echo "Bail out! hj_conf_take outside a private mount namespace"; exit 1; }
+	mkdir -p "$dir" "$HJ_TMP/confdir"
+	cp -a "$dir/." "$HJ_TMP/confdir/"
+	rm -f "$HJ_TMP/confdir/hijack.conf"
+	chmod 755 "$HJ_TMP/confdir"
+	mount --bind "$HJ_TMP/confdir" "$dir" ||
+		{ echo "Bail out! cannot bind mount over $dir"; exit 1; }
+	HJ_CLEANUP+=("umount -l '$dir'")
 }
 
 sshd_start() {
