@@ -358,9 +358,14 @@ static int open_pty(int *master, int *slave)
 	return 0;
 }
 
+/*
+ * own_userns: an unprivileged hijack-shell entered a user namespace.  The
+ * kernel let it only into one its own uid owns (a rootless container), so
+ * being root in there is being the user on the host.
+ */
 static void __attribute__((noreturn))
 child(const struct user *u, const struct hj_mapping *m, bool login,
-      const char *command, int slave, bool priv, bool host)
+      const char *command, int slave, bool priv, bool host, bool own_userns)
 {
 	struct shell_account acct;
 	char **env, *argv[4], arg0[SHELL_PATH_MAX + 1];
@@ -381,7 +386,7 @@ child(const struct user *u, const struct hj_mapping *m, bool login,
 		errno = -r;
 		err(126, "cannot drop privileges");
 	}
-	if (geteuid() == 0 && u->uid != 0 && !host)
+	if (geteuid() == 0 && u->uid != 0 && !host && !own_userns)
 		errx(126, "still root after dropping privileges");
 	r = shell_account(u->name, host ? NULL : "/etc/passwd", &acct);
 	if (r)
@@ -416,7 +421,7 @@ run_on_host(const struct user *u, const struct hj_mapping *m, bool login,
 	    const char *command, bool priv)
 {
 	audit(priv, "host", m, u, -1, NULL, true);
-	child(u, m, login, command, -1, priv, true);
+	child(u, m, login, command, -1, priv, true, false);
 }
 
 int main(int argc, char **argv)
@@ -510,7 +515,8 @@ int main(int argc, char **argv)
 		close(sig_pipe[1]);
 		if (master >= 0)
 			close(master);
-		child(&u, &m, login, command, slave, priv, false);
+		child(&u, &m, login, command, slave, priv, false,
+		      !priv && (t.ns_differ & HJ_NS_USER));
 	}
 	if (pid < 0)
 		refuse(priv, &m, &u, "enter",

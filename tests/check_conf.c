@@ -421,29 +421,85 @@ START_TEST(test_many_rules)
 }
 END_TEST
 
-/* The shipped example parses, and so does every example rule in it. */
+/*
+ * The shipped hijack.conf and the example files parse, and so does every
+ * example rule in them ("#rule"; "# text", "#<tab>text" and "#" are prose).
+ */
+static const struct {
+	const char *path;
+	unsigned int rules;
+} shipped[] = {
+	{ ABS_TOP_SRCDIR "/conf/hijack.conf", 5 },
+	{ ABS_TOP_SRCDIR "/conf/examples/runtimes.conf", 13 },
+};
+
 START_TEST(test_shipped_example)
 {
-	FILE *f = fopen(ABS_TOP_SRCDIR "/conf/hijack.conf", "re");
+	FILE *f = fopen(shipped[_i].path, "re");
 	char line[512], *text = calloc(1, 1 << 16);
 	struct hj_conf *conf;
 	size_t len = 0;
 
-	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(f != NULL, "%s: %s", shipped[_i].path, strerror(errno));
 	ck_assert_ptr_nonnull(text);
 	while (fgets(line, sizeof(line), f)) {
-		/* "#rule" is an example, "# text" and "#" are prose */
 		const char *l = line[0] == '#' && line[1] != ' ' &&
 						line[1] != '\t' &&
 						line[1] != '\n' ?
 					line + 1 :
 					line;
 
+		ck_assert_msg(strchr(line, '\n'), "%s: line too long",
+			      shipped[_i].path);
 		len += snprintf(text + len, (1 << 16) - len, "%s", l);
 	}
 	fclose(f);
 	conf = parse_ok(text);
-	ck_assert_uint_eq(hj_conf_rule_count(conf), 5);
+	ck_assert_uint_eq(hj_conf_rule_count(conf), shipped[_i].rules);
+	hj_conf_free(conf);
+	free(text);
+}
+END_TEST
+
+/* The example rules for the runtimes map as their comments say. */
+START_TEST(test_runtime_examples)
+{
+	FILE *f = fopen(shipped[1].path, "re");
+	char line[512], *text = calloc(1, 1 << 16);
+	const char *const groups[] = { "rootless", NULL };
+	const char *const devs[] = { "devs", NULL };
+	struct hj_mapping m;
+	struct hj_conf *conf;
+	size_t len = 0;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(text);
+	while (fgets(line, sizeof(line), f))
+		len += snprintf(text + len, (1 << 16) - len, "%s",
+				line[0] == '#' && line[1] != ' ' &&
+						line[1] != '\t' &&
+						line[1] != '\n' ?
+					line + 1 :
+					line);
+	fclose(f);
+	conf = parse_ok(text);
+	ck_assert_int_eq(hj_conf_match(conf, "bob", 1001, 1001, "bob",
+				       no_groups, &m, NULL), 0);
+	ck_assert_str_eq(m.cgroup, "lxc.payload.web2");
+	ck_assert_str_eq(m.name, "web2");
+	ck_assert_int_eq(hj_conf_match(conf, "zoe", 1002, 1002, "zoe", devs,
+				       &m, NULL), 0);
+	ck_assert_str_eq(m.cgroup, "ctr/zoe");
+	ck_assert_str_eq(m.name, "dev-zoe");
+	ck_assert_int_eq(hj_conf_match(conf, "erin", 1003, 1003, "erin",
+				       no_groups, &m, NULL), 0);
+	ck_assert_str_eq(m.cgroup, "cpuset:lxc.payload.web5");
+	ck_assert_int_eq(hj_conf_match(conf, "uma", 1004, 1004, "uma", groups,
+				       &m, NULL), 0);
+	ck_assert_str_eq(m.cgroup, "user.slice/user-1004.slice/"
+				   "user@1004.service/user.slice/libpod-"
+				   "0123456789abcdef0123456789abcdef"
+				   "0123456789abcdef0123456789abcdef.scope");
 	hj_conf_free(conf);
 	free(text);
 }
@@ -733,7 +789,9 @@ static Suite *conf_suite(void)
 	tcase_add_test(tc, test_expansion_errors);
 	tcase_add_test(tc, test_overlong_expansion);
 	tcase_add_test(tc, test_many_rules);
-	tcase_add_test(tc, test_shipped_example);
+	tcase_add_loop_test(tc, test_shipped_example, 0,
+			    sizeof(shipped) / sizeof(shipped[0]));
+	tcase_add_test(tc, test_runtime_examples);
 	tcase_add_test(tc, test_mutations);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);

@@ -5,33 +5,19 @@
 # rsync, sftp via an external sftp-server) must land inside the mapped
 # container, and nothing may land on the host that should not.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/sshd.sh"
+hj_private_mounts "$0" "$@"
 require_root
 for t in sshd ssh scp sftp rsync auditctl ausearch python3 setcap; do
 	command -v $t >/dev/null 2>&1 || [ -x /usr/sbin/$t ] || skip_all "no $t"
 done
-MODULE=$top_builddir/pam_hijack/.libs/pam_hijack.so
-SHELL_BIN=$top_builddir/hijack-shell/hijack-shell
-CONF=${hj_conf:-/usr/local/etc/security/hijack.conf}
 D=$HJ_TMP/ssh
-mkdir -p "$D/keys"
+mkdir -p "$D"
 id=$$
 U1=hjt1$id U2=hjt2$id U3=hjt3$id U4=hjt4$id U5=hjt5$id G=hjtg$id
 
-# -- hijack-shell with the capabilities of an installed one
-cp "$SHELL_BIN" "$D/hijack-shell"
-chmod 755 "$D/hijack-shell"
-setcap cap_sys_admin,cap_sys_chroot,cap_sys_ptrace,cap_dac_override,cap_audit_write+ep "$D/hijack-shell" ||
-	{ echo "Bail out! setcap failed"; exit 1; }
-HS=$D/hijack-shell
-
-# -- the compiled-in hijack.conf: keep an existing one aside
-mkdir -p "$(dirname "$CONF")"
-if [ -e "$CONF" ]; then
-	mv "$CONF" "$D/hijack.conf.saved"
-	HJ_CLEANUP+=("mv '$D/hijack.conf.saved' '$CONF'")
-else
-	HJ_CLEANUP+=("rm -f '$CONF'")
-fi
+hj_shell_install "$D"
+hj_conf_take
 
 # -- auditd: ours, unless one runs
 audit_status() { auditctl -s | awk -v k="$1" '$1 == k { print $2 }'; }
@@ -97,51 +83,9 @@ EOF
 chmod 644 "$CONF"
 
 # -- a private sshd: its own PAM service through the argv[0] name
-SVC=sshd-hjtest-$id
-ln -sf /usr/sbin/sshd "/usr/local/sbin/$SVC"
-HJ_CLEANUP+=("rm -f /usr/local/sbin/$SVC /etc/pam.d/$SVC")
-cat > "/etc/pam.d/$SVC" <<EOF
-account required $MODULE
-account required pam_unix.so
-session required pam_unix.so
-session required $MODULE
-EOF
-ssh-keygen -q -t ed25519 -N '' -f "$D/hostkey"
-ssh-keygen -q -t ed25519 -N '' -f "$D/id"
-for u in $U1 $U2 $U3 $U4 $U5; do cp "$D/id.pub" "$D/keys/$u"; done
-chmod 755 "$D/keys"; chmod 644 "$D/keys"/*
-PORT=$((20000 + id % 20000))
-while ss -ltn | grep -q ":$PORT "; do PORT=$((PORT + 1)); done
-cat > "$D/sshd_config" <<EOF
-Port $PORT
-ListenAddress 127.0.0.1
-HostKey $D/hostkey
-PidFile $D/sshd.pid
-UsePAM yes
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-AuthorizedKeysFile $D/keys/%u
-StrictModes no
-PrintMotd no
-PrintLastLog no
-Subsystem sftp /usr/lib/openssh/sftp-server
-AllowTcpForwarding no
-AllowAgentForwarding no
-AllowStreamLocalForwarding no
-X11Forwarding no
-PermitTunnel no
-PermitUserEnvironment yes
-AcceptEnv HIJACK_* LD_* LANG
-EOF
-mkdir -p /run/sshd
-"/usr/local/sbin/$SVC" -f "$D/sshd_config" -D -e 2>"$D/sshd.log" &
-SSHD=$!
-HJ_PIDS+=("$SSHD")
-for i in $(seq 100); do ss -ltn | grep -q "127.0.0.1:$PORT " && break; sleep 0.05; done
-SSHO=(-i "$D/id" -o BatchMode=yes -o StrictHostKeyChecking=no
-	-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR)
-s() { local u=$1; shift; ssh -p "$PORT" "${SSHO[@]}" "$u@127.0.0.1" "$@"; }
+SSHD_EXTRA="PermitUserEnvironment yes
+AcceptEnv HIJACK_* LD_* LANG"
+sshd_start "$D" $U1 $U2 $U3 $U4 $U5
 
 # -- ssh host cmd
 is "ssh cmd: hostname is the container's" "$(s $U1 hostname)" web1

@@ -50,3 +50,19 @@ EXTRA_DIST += tests/e2e-ssh.sh tests/helpers/ptydrive.py
 # the attack suite: each check fails if the attack works
 TESTS += tests/attacks.sh
 EXTRA_DIST += tests/attacks.sh
+
+# containers started by real runtimes (runc, crun, LXC, podman) mapped by
+# hijack.conf rules, entered over the real ssh path
+TESTS += tests/e2e-runtimes.sh
+EXTRA_DIST += tests/e2e-runtimes.sh tests/sshd.sh
+
+# the Debian package (slow: only with HIJACK_TEST_DEB=1, as tests/run does)
+TESTS += tests/deb.sh
+EXTRA_DIST += tests/deb.sh debian/changelog debian/control debian/copyright \
+	debian/docs debian/postinst debian/postrm debian/rules \
+	debian/source/format
+
+# rootless podman entered by the user's unprivileged hijack-shell, with the
+# delegated cgroup of contrib/hijack-delegate
+TESTS += tests/e2e-rootless.sh
+EXTRA_DIST += tests/e2e-rootless.sh

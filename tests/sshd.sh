@@ -1,0 +1,116 @@
+# shellcheck shell=bash
+# The login path of the end-to-end tests, shared by e2e-ssh.sh and
+# e2e-runtimes.sh (source after lib.sh):
+#
+#   hj_shell_install DIR   a copy of hijack-shell with the file capabilities
+#                          of an installed one; sets HS
+#   hj_conf_take           an empty directory of our own over the directory
+#                          of the compiled-in hijack.conf, in this mount
+#                          namespace only; sets CONF
+#   sshd_start DIR USER... a private sshd on 127.0.0.1 with pam_hijack in a
+#                          PAM service of its own; USERs may log in with the
+#                          key DIR/id; $SSHD_EXTRA is appended to the
+#                          config, $SSHD_PAM_EXTRA to the PAM service;
+#                          sets PORT, SSHD_CONFIG, SSHD
+#   s USER [CMD...]        ssh in as USER
+#
+# hijack-shell reads only its compiled-in hijack.conf, which every build
+# with the same prefix on this machine shares.  A test that writes it runs
+# in a private mount namespace (hj_private_mounts, first thing in the
+# script) and bind mounts a directory of its own over the file's directory
+# (as bench/run does), so concurrent tests never see each other's rules and
+# nothing is left on the host.  sshd and hijack-shell, started from the
+# test, inherit the namespace.
+
+# hj_private_mounts "$0" "$@": re-run the calling script (same pid, so the
+# same HJ_RUN) in a mount namespace of its own, when root.
+hj_private_mounts() {
+	[ "${HJ_PRIVATE_MOUNTS-}" = 1 ] || [ "$(id -u)" != 0 ] && return 0
+	trap - EXIT
+	rmdir "$HJ_TMP"
+	HJ_PRIVATE_MOUNTS=1 exec unshare --mount --propagation private bash "$@"
+}
+
+MODULE=$top_builddir/pam_hijack/.libs/pam_hijack.so
+SHELL_BIN=$top_builddir/hijack-shell/hijack-shell
+HIJACK_SHELL_CAPS=cap_sys_admin,cap_sys_chroot,cap_sys_ptrace,cap_dac_override,cap_audit_write+ep
+
+hj_shell_install() {
+	mkdir -p "$1"
+	cp "$SHELL_BIN" "$1/hijack-shell"
+	chmod 755 "$1/hijack-shell"
+	setcap "$HIJACK_SHELL_CAPS" "$1/hijack-shell" ||
+		{ echo "Bail out! setcap failed"; exit 1; }
+	HS=$1/hijack-shell
+}
+
+hj_conf_take() {
+	local dir
+	CONF=${hj_conf:-/usr/local/etc/security/hijack.conf}
+	dir=$(dirname "$CONF")
+	[ "${HJ_PRIVATE_MOUNTS-}" = 1 ] ||
+		{ echo "Bail out! hj_conf_take outside a private mount namespace"; exit 1; }
+	mkdir -p "$dir" "$HJ_TMP/confdir"
+	cp -a "$dir/." "$HJ_TMP/confdir/"
+	rm -f "$HJ_TMP/confdir/hijack.conf"
+	chmod 755 "$HJ_TMP/confdir"
+	mount --bind "$HJ_TMP/confdir" "$dir" ||
+		{ echo "Bail out! cannot bind mount over $dir"; exit 1; }
+	HJ_CLEANUP+=("umount -l '$dir'")
+}
+
+sshd_start() {
+	local d=$1 u i
+	shift
+	SVC=sshd-hjtest-$$
+	mkdir -p "$d/keys" /run/sshd
+	ln -sf /usr/sbin/sshd "/usr/local/sbin/$SVC"
+	HJ_CLEANUP+=("rm -f /usr/local/sbin/$SVC /etc/pam.d/$SVC")
+	cat > "/etc/pam.d/$SVC" <<EOF
+account required $MODULE
+account required pam_unix.so
+session required pam_unix.so
+session required $MODULE
+${SSHD_PAM_EXTRA-}
+EOF
+	ssh-keygen -q -t ed25519 -N '' -f "$d/hostkey"
+	ssh-keygen -q -t ed25519 -N '' -f "$d/id"
+	for u in "$@"; do cp "$d/id.pub" "$d/keys/$u"; done
+	chmod 755 "$d/keys"
+	chmod 644 "$d/keys"/*
+	PORT=$((20000 + $$ % 20000))
+	while ss -ltn | grep -q ":$PORT "; do PORT=$((PORT + 1)); done
+	SSHD_CONFIG=$d/sshd_config
+	cat > "$SSHD_CONFIG" <<EOF
+Port $PORT
+ListenAddress 127.0.0.1
+HostKey $d/hostkey
+PidFile $d/sshd.pid
+UsePAM yes
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+AuthorizedKeysFile $d/keys/%u
+StrictModes no
+PrintMotd no
+PrintLastLog no
+Subsystem sftp /usr/lib/openssh/sftp-server
+AllowTcpForwarding no
+AllowAgentForwarding no
+AllowStreamLocalForwarding no
+X11Forwarding no
+PermitTunnel no
+${SSHD_EXTRA-}
+EOF
+	"/usr/local/sbin/$SVC" -f "$SSHD_CONFIG" -D -e 2>"$d/sshd.log" &
+	SSHD=$!
+	HJ_PIDS+=("$SSHD")
+	for i in $(seq 100); do
+		ss -ltn | grep -q "127.0.0.1:$PORT " && break
+		sleep 0.05
+	done
+	SSHO=(-i "$d/id" -o BatchMode=yes -o StrictHostKeyChecking=no
+		-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR)
+}
+
+s() { local u=$1; shift; ssh -p "$PORT" "${SSHO[@]}" "$u@127.0.0.1" "$@"; }
