@@ -5,6 +5,7 @@
 # rsync, sftp via an external sftp-server) must land inside the mapped
 # container, and nothing may land on the host that should not.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/sshd.sh"
 require_root
 for t in sshd ssh scp sftp rsync auditctl ausearch python3 setcap; do
 	command -v $t >/dev/null 2>&1 || [ -x /usr/sbin/$t ] || skip_all "no $t"
@@ -13,7 +14,7 @@ MODULE=$top_builddir/pam_hijack/.libs/pam_hijack.so
 SHELL_BIN=$top_builddir/hijack-shell/hijack-shell
 CONF=${hj_conf:-/usr/local/etc/security/hijack.conf}
 D=$HJ_TMP/ssh
-mkdir -p "$D/keys"
+mkdir -p "$D"
 id=$$
 U1=hjt1$id U2=hjt2$id U3=hjt3$id U4=hjt4$id U5=hjt5$id G=hjtg$id
 
@@ -97,50 +98,9 @@ EOF
 chmod 644 "$CONF"
 
 # -- a private sshd: its own PAM service through the argv[0] name
-SVC=sshd-hjtest-$id
-ln -sf /usr/sbin/sshd "/usr/local/sbin/$SVC"
-HJ_CLEANUP+=("rm -f /usr/local/sbin/$SVC /etc/pam.d/$SVC")
-cat > "/etc/pam.d/$SVC" <<EOF
-account required $MODULE
-account required pam_unix.so
-session required pam_unix.so
-session required $MODULE
-EOF
-ssh-keygen -q -t ed25519 -N '' -f "$D/hostkey"
-ssh-keygen -q -t ed25519 -N '' -f "$D/id"
-for u in $U1 $U2 $U3 $U4 $U5; do cp "$D/id.pub" "$D/keys/$u"; done
-chmod 755 "$D/keys"; chmod 644 "$D/keys"/*
-PORT=$((20000 + id % 20000))
-while ss -ltn | grep -q ":$PORT "; do PORT=$((PORT + 1)); done
-cat > "$D/sshd_config" <<EOF
-Port $PORT
-ListenAddress 127.0.0.1
-HostKey $D/hostkey
-PidFile $D/sshd.pid
-UsePAM yes
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-AuthorizedKeysFile $D/keys/%u
-StrictModes no
-PrintMotd no
-PrintLastLog no
-Subsystem sftp /usr/lib/openssh/sftp-server
-AllowTcpForwarding no
-AllowAgentForwarding no
-AllowStreamLocalForwarding no
-X11Forwarding no
-PermitTunnel no
-PermitUserEnvironment yes
-AcceptEnv HIJACK_* LD_* LANG
-EOF
-mkdir -p /run/sshd
-"/usr/local/sbin/$SVC" -f "$D/sshd_config" -D -e 2>"$D/sshd.log" &
-SSHD=$!
-HJ_PIDS+=("$SSHD")
-for i in $(seq 100); do ss -ltn | grep -q "127.0.0.1:$PORT " && break; sleep 0.05; done
-SSHO=(-i "$D/id" -o BatchMode=yes -o StrictHostKeyChecking=no
-	-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR)
+sshd_pam_service "$MODULE"
+sshd_keys $U1 $U2 $U3 $U4 $U5
+sshd_start "PermitUserEnvironment yes" "AcceptEnv HIJACK_* LD_* LANG"
 s() { local u=$1; shift; ssh -p "$PORT" "${SSHO[@]}" "$u@127.0.0.1" "$@"; }
 
 # -- ssh host cmd

@@ -45,4 +45,4 @@ check_PROGRAMS += tests/helpers/hj-tiocsti
 tests_helpers_hj_tiocsti_SOURCES = tests/helpers/hj-tiocsti.c
 tests_helpers_hj_tiocsti_LDFLAGS = -all-static
 TESTS += tests/e2e-ssh.sh
-EXTRA_DIST += tests/e2e-ssh.sh tests/helpers/ptydrive.py
+EXTRA_DIST += tests/e2e-ssh.sh tests/sshd.sh tests/helpers/ptydrive.py
