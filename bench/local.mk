@@ -2,7 +2,7 @@
 noinst_PROGRAMS += bench/hj-confbench
 bench_hj_confbench_SOURCES = bench/hj-confbench.c
 bench_hj_confbench_LDADD = lib/libhijack.la
-EXTRA_DIST += bench/run bench/login.sh bench/timing.py
+EXTRA_DIST += bench/run bench/timing.py
 
 .PHONY: bench
 bench: all
