@@ -11,7 +11,9 @@ load on a shared machine hits every compared command alike.
       ROUNDS times (order A B B A ...): N logins at once, the i-th as the
       user on line i % len of MAPFILE ("user expected-hostname"), running
       `hostname`; wall time of each burst, failed and misrouted counts.
-  timing.py stat JSON INDEX       median, p25, p75, stddev (ms), n
+  timing.py stat JSON INDEX       median, p25, p75, stddev (ms), n, failed
+  timing.py pairs JSON I J        median of the run-by-run ratios I/J
+      (runs of the same round ran next to each other, under the same load)
 """
 import json
 import os
@@ -87,6 +89,12 @@ def stat(path, index):
                                          sd, len(t), r.get("failed", 0)))
 
 
+def pairs(path, i, j):
+    r = json.load(open(path))["results"]
+    print("%.3f" % statistics.median(a / b for a, b in zip(r[i]["times"],
+                                                          r[j]["times"])))
+
+
 if __name__ == "__main__":
     a = sys.argv
     if a[1] == "alt":
@@ -96,5 +104,7 @@ if __name__ == "__main__":
         burst(a[2], int(a[3]), int(a[4]), a[5], a[6], a[i + 1:])
     elif a[1] == "stat":
         stat(a[2], int(a[3]))
+    elif a[1] == "pairs":
+        pairs(a[2], int(a[3]), int(a[4]))
     else:
         sys.exit(__doc__)
