@@ -6,27 +6,18 @@
 # capabilities of an installed copy; the containers are real.  The CVEs
 # named are the ones FIELD-NOTES lists for runc, LXC and virt-login-shell.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/sshd.sh"
+hj_private_mounts "$0" "$@"
 require_root
 command -v setcap >/dev/null || skip_all "no setcap"
-CONF=${hj_conf:-/usr/local/etc/security/hijack.conf}
 D=$HJ_TMP/att
 mkdir -p "$D"
 id=$$
 A=hjt6$id B=hjt7$id L=hjt8$id G=hjtx$id
 U="$top_srcdir/tests/users.sh"
 
-cp "$top_builddir/hijack-shell/hijack-shell" "$D/hijack-shell"
-chmod 755 "$D/hijack-shell"
-setcap cap_sys_admin,cap_sys_chroot,cap_sys_ptrace,cap_dac_override,cap_audit_write+ep "$D/hijack-shell"
-HS=$D/hijack-shell
-
-mkdir -p "$(dirname "$CONF")"
-if [ -e "$CONF" ]; then
-	mv "$CONF" "$D/hijack.conf.saved"
-	HJ_CLEANUP+=("mv '$D/hijack.conf.saved' '$CONF'")
-else
-	HJ_CLEANUP+=("rm -f '$CONF'")
-fi
+hj_shell_install "$D"
+hj_conf_take
 
 # a long (31 character) user name, as long as useradd takes
 LONG=hjt9$(printf '%s' "$id" | head -c 6)$(printf 'x%.0s' $(seq 21))
@@ -208,7 +199,12 @@ write_conf "$A	$HJ_RUN/web1"
 as $A -- -c 'sleep 30' >/dev/null 2>&1 &
 bgp=$!
 parent=""
-for i in $(seq 100); do parent=$(pgrep -u "$(id -u $A)" -x hijack-shell | head -n1) && break; sleep 0.05; done
+# setpriv and env exec: the subshell's child becomes hijack-shell
+for i in $(seq 100); do
+	parent=$(pgrep -P "$bgp" -x hijack-shell) && pgrep -P "$parent" >/dev/null && break
+	parent=""
+	sleep 0.05
+done
 if [ -n "$parent" ]; then
 	check "the user cannot read the environ of their hijack-shell (non-dumpable)" \
 		bash -c "! setpriv --reuid=$(id -u $A) --regid=$(id -g $A) --clear-groups cat /proc/$parent/environ >/dev/null 2>&1"
