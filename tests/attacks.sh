@@ -242,8 +242,9 @@ is "... and never lands on the host" "$(grep -c "^$(hostname)$" <<<"$out")" 0
 
 # -- 26: concurrent logins of one user all land in the same container
 write_conf "$A	$HJ_RUN/web1"
-for i in $(seq 20); do as $A -- -c hostname > "$D/conc.$i" 2>&1 & done
-wait
+conc=()
+for i in $(seq 20); do as $A -- -c hostname > "$D/conc.$i" 2>&1 & conc+=($!); done
+wait "${conc[@]}"
 is "20 concurrent logins of one user: all in web1" "$(cat "$D"/conc.* | sort | uniq -c | awk '{print $1, $2}')" "20 web1"
 
 # -- 27: the user cannot pick another user's container with arguments
