@@ -52,6 +52,8 @@ static int controllers_of(const char *opts, size_t len, char *out,
 		if (!comma)
 			comma = end;
 		l = comma - p;
+		if (memchr(p, '\0', l))
+			return -EINVAL;
 		if (l && !generic_option(p, l)) {
 			if (o + l + 2 > size)
 				return -ENAMETOOLONG;
@@ -243,7 +245,7 @@ int hj_parse_proc_cgroup(const char *buf, size_t len,
 			eol = end;
 		c1 = memchr(p, ':', eol - p);
 		c2 = c1 ? memchr(c1 + 1, ':', eol - c1 - 1) : NULL;
-		if (!c2 || c2[1] != '/')
+		if (!c2 || c2 + 1 == eol || c2[1] != '/')
 			return -EINVAL;
 		path = c2 + 1;
 		plen = eol - path;

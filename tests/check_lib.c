@@ -143,6 +143,40 @@ START_TEST(proc_cgroup_maps_to_hierarchies)
 }
 END_TEST
 
+/* Fuzz findings: the buffer ends right after the second ':'. */
+START_TEST(proc_cgroup_colon_at_end)
+{
+	struct hj_hierarchy h[8];
+	struct hj_membership m[8];
+	size_t nh, n;
+	char *buf = malloc(4);
+
+	ck_assert_int_eq(hj_parse_mountinfo(S(hybrid_mountinfo), h, 8, &nh), 0);
+	/* exactly sized, not NUL-terminated: ASan sees a read past it */
+	memcpy(buf, "1:x:", 4);
+	ck_assert_int_eq(hj_parse_proc_cgroup(buf, 4, h, nh, m, 8, &n),
+			 -EINVAL);
+	ck_assert_int_eq(hj_parse_proc_cgroup(S("0::\n0::/a\n"), h, nh, m, 8,
+					      &n),
+			 -EINVAL);
+	free(buf);
+}
+END_TEST
+
+/* A NUL inside the super options is not an (empty) controller list. */
+START_TEST(mountinfo_nul_in_options)
+{
+	static const char mi[] = "30 27 0:14 / /c rw - cgroup cgroup rw,\0\0\n"
+				 "31 27 0:15 / /d rw - cgroup cgroup rw,pids\n";
+	struct hj_hierarchy h[8];
+	size_t n;
+
+	ck_assert_int_eq(hj_parse_mountinfo(S(mi), h, 8, &n), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(h[0].opts, "pids");
+}
+END_TEST
+
 START_TEST(cgroup_path_check)
 {
 	char big[HJ_CGROUP_PATH_MAX + 2];
@@ -317,6 +351,8 @@ static Suite *lib_suite(void)
 	tcase_add_test(parse, pid_list_dedupes_and_bounds);
 	tcase_add_test(parse, mountinfo_hybrid);
 	tcase_add_test(parse, proc_cgroup_maps_to_hierarchies);
+	tcase_add_test(parse, proc_cgroup_colon_at_end);
+	tcase_add_test(parse, mountinfo_nul_in_options);
 	tcase_add_test(parse, cgroup_path_check);
 	tcase_add_test(parse, clone_flags_validated);
 	tcase_add_test(parse, exit_codes);
