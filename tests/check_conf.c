@@ -375,8 +375,7 @@ START_TEST(test_expansion_errors)
 	ck_assert_int_eq(match("1000 ctr/%u\n", NULL, 1000, "g", NULL, &m,
 			       &err),
 			 -EINVAL);
-	ck_assert_str_eq(err.msg,
-			 "t.conf:1: cgroup: %u: the user has no name");
+	ck_assert_str_eq(err.msg, "t.conf:1: cgroup: %u: the user has no name");
 	ck_assert_int_eq(match("* ctr/a name=%u\n", NULL, 1000, "g", NULL, &m,
 			       &err),
 			 -EINVAL);
