@@ -30,7 +30,8 @@ static const char hybrid[] =
 	"31 27 0:29 /sub /sys/fs/cgroup/pids rw - cgroup cgroup rw,pids\n"
 	"32 27 0:30 / /sys/fs/cgroup/freezer rw shared:1 - cgroup cgroup rw,freezer\n";
 
-static struct hj_hierarchy fixed[HJ_MAX_HIERARCHIES], parsed[HJ_MAX_HIERARCHIES];
+static struct hj_hierarchy fixed[HJ_MAX_HIERARCHIES];
+static struct hj_hierarchy parsed[HJ_MAX_HIERARCHIES];
 static size_t nfixed;
 static struct hj_membership mem[HJ_MAX_HIERARCHIES];
 static pid_t pids[1024];

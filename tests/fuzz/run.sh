@@ -24,7 +24,7 @@ mkdir -p "$out" || exit 1
 
 # the library needs only what AC_USE_SYSTEM_EXTENSIONS gives it
 printf '#define _GNU_SOURCE 1\n' > "$out/config.h"
-cflags=(-g -O1 -fsanitize=fuzzer,address,undefined
+cflags=(-g -O1 "-fsanitize=fuzzer,address,undefined"
 	-fno-sanitize-recover=all -fno-omit-frame-pointer
 	-Wall -Wextra -Wno-unused-parameter -Werror
 	-I"$out" -I"$top/lib" -DSCONFDIR='"/etc/security"')
