@@ -19,11 +19,12 @@ if ! command -v valgrind >/dev/null; then
 	echo "1..0 # SKIP valgrind not installed"
 	exit 0
 fi
+mkdir -p "$build/tests/valgrind" || exit 1
 echo "1..${#progs[@]}"
 n=0 failed=0
 for p in "${progs[@]}"; do
 	n=$((n + 1))
-	log=$build/tests/valgrind-$p.log
+	log=$build/tests/valgrind/$p.log
 	if [ ! -x "$build/tests/$p" ]; then
 		echo "not ok $n - valgrind $p: not built (run make check first)"
 		failed=1
