@@ -4,7 +4,7 @@
 # 60) from its seed corpus, and print TAP.  A crash, leak, hang or
 # sanitizer report fails the run and leaves the input in $FUZZ_OUT.
 #
-#	tests/fuzz/run.sh [harness...]	# conf proc; default: all
+#	tests/fuzz/run.sh [harness...]	# conf proc shell; default: all
 #
 # FUZZ_SECONDS=600 FUZZ_OUT=/var/tmp/fuzz tests/fuzz/run.sh conf  # offline
 set -u
@@ -14,7 +14,7 @@ secs=${FUZZ_SECONDS:-60}
 out=${FUZZ_OUT:-$top/tests/fuzz/out}
 cc=${FUZZ_CC:-clang-14}
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(conf proc)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(conf proc shell)
 
 if ! command -v "$cc" >/dev/null; then
 	echo "1..0 # SKIP $cc not found (apt-get install clang-14 libclang-rt-14-dev)"
@@ -38,8 +38,12 @@ echo "1..${#harnesses[@]}"
 n=0 failed=0
 for h in "${harnesses[@]}"; do
 	n=$((n + 1))
-	src=("$here/fuzz_$h.c" "${libsrc[@]}")
-	[ "$h" = conf ] && src+=("$top/lib/conf.c")
+	case $h in
+	conf) src=("$here/fuzz_$h.c" "${libsrc[@]}" "$top/lib/conf.c") ;;
+	shell) src=("$here/fuzz_$h.c" -I"$top/hijack-shell"
+		"$top/hijack-shell/account.c" "$top/hijack-shell/environ.c") ;;
+	*) src=("$here/fuzz_$h.c" "${libsrc[@]}") ;;
+	esac
 	bin=$out/fuzz_$h
 	log=$out/fuzz_$h.log
 	if ! "$cc" "${cflags[@]}" "${cgflags[@]}" -o "$bin" "${src[@]}" \
