@@ -7,6 +7,7 @@
 #	tests/fuzz/run.sh [harness...]	# conf proc shell; default: all
 #
 # FUZZ_SECONDS=600 FUZZ_OUT=/var/tmp/fuzz tests/fuzz/run.sh conf  # offline
+# FUZZ_SECONDS=0 only replays the checked-in corpus (past findings included).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -55,7 +56,12 @@ for h in "${harnesses[@]}"; do
 	fi
 	# new inputs go to a scratch corpus; the checked-in seeds stay small
 	mkdir -p "$out/corpus_$h" "$out/crash_$h"
-	"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+	if [ "$secs" -gt 0 ] 2>/dev/null; then
+		limit=(-max_total_time="$secs")
+	else
+		limit=(-runs=0)	# libFuzzer takes 0 seconds as "forever"
+	fi
+	"$bin" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
 		-max_len=4096 -print_final_stats=1 \
 		-artifact_prefix="$out/crash_$h/" \
 		"$out/corpus_$h" "$here/corpus/$h" >>"$log" 2>&1
