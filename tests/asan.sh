@@ -30,7 +30,8 @@ if ! { ./autogen.sh && ./configure --enable-asan --enable-ubsan \
 	exit 1
 fi
 rm -f tests/*.trs tests/*/*.trs
-make -j1 check >>"$log" 2>&1
+# the Debian package is built once, by the plain make check
+HIJACK_TEST_DEB=0 make -j1 check >>"$log" 2>&1
 rc=$?
 mapfile -t trs < <(ls tests/*.trs tests/*/*.trs 2>/dev/null)
 echo "1..$((${#trs[@]} + 1))"
