@@ -115,20 +115,30 @@ static void verbose_target(const char *what, const struct hj_target *t)
 	fputc('\n', stderr);
 }
 
+/*
+ * One line (under 200 bytes), written at once: the child is already
+ * running and printing on the same terminal.
+ */
 static void verbose_spawn(pid_t pid, const struct hj_spawn_info *info)
 {
+	char line[256];
 	unsigned int bit;
+	int o;
 
-	fprintf(stderr, "hijack: child %d via %s backend; namespaces entered:",
-		(int)pid,
-		info->backend == HJ_BACKEND_NATIVE ? "native sys_hijack" :
-						     "stock setns");
+	o = snprintf(line, sizeof(line),
+		     "hijack: child %d via %s backend; namespaces entered:",
+		     (int)pid,
+		     info->backend == HJ_BACKEND_NATIVE ? "native sys_hijack" :
+							  "stock setns");
 	if (!info->ns_entered)
-		fputs(" none", stderr);
+		o += snprintf(line + o, sizeof(line) - o, " none");
 	for (bit = 1; bit < (1u << HJ_NS_COUNT); bit <<= 1)
 		if (info->ns_entered & bit)
-			fprintf(stderr, " %s", hj_ns_name(bit));
-	fprintf(stderr, "; cgroups joined: %u\n", info->cgroups_joined);
+			o += snprintf(line + o, sizeof(line) - o, " %s",
+				      hj_ns_name(bit));
+	snprintf(line + o, sizeof(line) - o, "; cgroups joined: %u\n",
+		 info->cgroups_joined);
+	fputs(line, stderr);
 }
 
 int main(int argc, char **argv)

@@ -52,6 +52,8 @@ static int controllers_of(const char *opts, size_t len, char *out,
 		if (!comma)
 			comma = end;
 		l = comma - p;
+		if (memchr(p, '\0', l))
+			return -EINVAL;
 		if (l && !generic_option(p, l)) {
 			if (o + l + 2 > size)
 				return -ENAMETOOLONG;
@@ -203,20 +205,53 @@ int hj_parse_mountinfo(const char *buf, size_t len, struct hj_hierarchy *h,
 	return 0;
 }
 
+/*
+ * /proc/self/mountinfo into a fresh heap buffer (callers may be threads
+ * of a PAM application), grown while the file does not fit.
+ */
+#define MOUNTINFO_START (64 * 1024)
+#define MOUNTINFO_MAX (64 * 1024 * 1024)
+
+static int read_mountinfo(char **bufp, size_t *len)
+{
+	size_t size;
+	int r = -EFBIG;
+
+	for (size = MOUNTINFO_START; size <= MOUNTINFO_MAX && r == -EFBIG;
+	     size *= 2) {
+		char *buf = malloc(size);
+		int fd;
+
+		if (!buf)
+			return -ENOMEM;
+		fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			r = -errno;
+			free(buf);
+			return r;
+		}
+		r = hj_read_fd(fd, buf, size, len);
+		close(fd);
+		if (!r) {
+			*bufp = buf;
+			return 0;
+		}
+		free(buf);
+	}
+	return r;
+}
+
 int hj_cgroup_hierarchies(struct hj_hierarchy *h, size_t max, size_t *n)
 {
-	static char buf[256 * 1024];
-	size_t len;
-	int fd, r;
+	char *buf = NULL;
+	size_t len = 0;
+	int r;
 
-	fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	r = hj_read_fd(fd, buf, sizeof(buf), &len);
-	close(fd);
+	r = read_mountinfo(&buf, &len);
 	if (r)
 		return r;
 	r = hj_parse_mountinfo(buf, len, h, max, n);
+	free(buf);
 	if (r)
 		return r;
 	return *n ? 0 : -ENOENT;
@@ -243,7 +278,7 @@ int hj_parse_proc_cgroup(const char *buf, size_t len,
 			eol = end;
 		c1 = memchr(p, ':', eol - p);
 		c2 = c1 ? memchr(c1 + 1, ':', eol - c1 - 1) : NULL;
-		if (!c2 || c2[1] != '/')
+		if (!c2 || c2 + 1 == eol || c2[1] != '/')
 			return -EINVAL;
 		path = c2 + 1;
 		plen = eol - path;
@@ -314,6 +349,123 @@ int hj_cgroup_path_check(const char *path)
 	return 0;
 }
 
+static unsigned long cgroup_magic(const struct hj_hierarchy *h)
+{
+	return h->v2 ? CGROUP2_SUPER_MAGIC : CGROUP_SUPER_MAGIC;
+}
+
+/* The mount an fd is on, by its id (statx, else fdinfo before 5.8). */
+static int mount_id(int fd, unsigned long long *id)
+{
+	struct statx stx;
+	char path[64], buf[4096], *p;
+	size_t len;
+	int ifd, r;
+
+	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MNT_ID,
+		  &stx) == 0 &&
+	    (stx.stx_mask & STATX_MNT_ID)) {
+		*id = stx.stx_mnt_id;
+		return 0;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	ifd = open(path, O_RDONLY | O_CLOEXEC);
+	if (ifd < 0)
+		return -errno;
+	r = hj_read_fd(ifd, buf, sizeof(buf), &len);
+	close(ifd);
+	if (r)
+		return r;
+	p = strstr(buf, "\nmnt_id:");
+	if (!p)
+		return -ENOTSUP;
+	*id = strtoull(p + 8, NULL, 10);
+	return 0;
+}
+
+/* @fd is on the cgroup fs of @magic, in the mount @mnt_id, not a link. */
+static int same_mount(int fd, unsigned long magic, unsigned long long mnt_id)
+{
+	unsigned long long id;
+	struct statfs sfs;
+	struct stat st;
+	int r;
+
+	if (fstatfs(fd, &sfs) || fstat(fd, &st))
+		return -errno;
+	if (S_ISLNK(st.st_mode))
+		return -ELOOP;
+	if ((unsigned long)sfs.f_type != magic)
+		return -EXDEV;
+	r = mount_id(fd, &id);
+	if (r)
+		return r;
+	return id == mnt_id ? 0 : -EXDEV;
+}
+
+/*
+ * openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV) done
+ * by hand, for kernels before 5.6 and for valgrind: one component at a
+ * time with O_NOFOLLOW, each checked to be on the same cgroup mount.
+ * @rel has passed hj_cgroup_path_check(): no "..", ".", "" or leading '/'.
+ */
+static int walk_beneath(int mfd, unsigned long magic, const char *rel,
+			int flags)
+{
+	char name[NAME_MAX + 1];
+	unsigned long long mnt_id;
+	int dfd, fd, r;
+
+	r = mount_id(mfd, &mnt_id);
+	if (r)
+		return r;
+	dfd = fcntl(mfd, F_DUPFD_CLOEXEC, 0);
+	if (dfd < 0)
+		return -errno;
+	for (;;) {
+		const char *slash = strchr(rel, '/');
+		size_t l = slash ? (size_t)(slash - rel) : strlen(rel);
+		bool last = !slash;
+
+		if (l > NAME_MAX) {
+			close(dfd);
+			return -ENAMETOOLONG;
+		}
+		memcpy(name, l ? rel : ".", l ? l : 1);
+		name[l ? l : 1] = '\0';
+		fd = openat(dfd, name,
+			    (last ? flags : O_PATH | O_DIRECTORY) | O_CLOEXEC |
+				    O_NOFOLLOW);
+		r = fd < 0 ? -errno : same_mount(fd, magic, mnt_id);
+		close(dfd);
+		if (r) {
+			if (fd >= 0)
+				close(fd);
+			return r;
+		}
+		if (last)
+			return fd;
+		dfd = fd;
+		rel = slash + 1;
+	}
+}
+
+static int open_mount(const struct hj_hierarchy *h)
+{
+	struct statfs sfs;
+	int mfd;
+
+	mfd = open(h->mnt, O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	if (mfd < 0)
+		return -errno;
+	if (fstatfs(mfd, &sfs) ||
+	    (unsigned long)sfs.f_type != cgroup_magic(h)) {
+		close(mfd);
+		return -EBADF;
+	}
+	return mfd;
+}
+
 /* Open a cgroup below a hierarchy's mount: no symlinks, no other fs. */
 int hj_cgroup_openat(const struct hj_hierarchy *h, const char *rel, int flags)
 {
@@ -322,21 +474,37 @@ int hj_cgroup_openat(const struct hj_hierarchy *h, const char *rel, int flags)
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
 			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
 	};
-	struct statfs sfs;
-	int mfd, fd, r;
+	int mfd, fd;
 
-	mfd = open(h->mnt, O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	mfd = open_mount(h);
 	if (mfd < 0)
-		return -errno;
-	if (fstatfs(mfd, &sfs) ||
-	    sfs.f_type != (h->v2 ? CGROUP2_SUPER_MAGIC : CGROUP_SUPER_MAGIC)) {
-		close(mfd);
-		return -EBADF;
-	}
+		return mfd;
 	fd = syscall(SYS_openat2, mfd, *rel ? rel : ".", &how, sizeof(how));
-	r = fd < 0 ? -errno : fd;
+	fd = fd < 0 ? -errno : fd;
+	if (fd == -ENOSYS) {
+		fd = hj_cgroup_path_check(rel);
+		if (!fd)
+			fd = walk_beneath(mfd, cgroup_magic(h), rel, flags);
+	}
 	close(mfd);
-	return r;
+	return fd;
+}
+
+/* The fallback of hj_cgroup_openat() alone, for the tests. */
+int hj_cgroup_openat_walk(const struct hj_hierarchy *h, const char *rel,
+			  int flags)
+{
+	int mfd, fd;
+
+	fd = hj_cgroup_path_check(rel);
+	if (fd)
+		return fd;
+	mfd = open_mount(h);
+	if (mfd < 0)
+		return mfd;
+	fd = walk_beneath(mfd, cgroup_magic(h), rel, flags);
+	close(mfd);
+	return fd;
 }
 
 /*
@@ -419,56 +587,105 @@ static int controller_hierarchy(const char *controller,
 	return -ENOENT;
 }
 
-/*
- * Open the cgroup named by "[controller:]path", path relative to the
- * hierarchy roots.  Without a controller the cgroup2 hierarchy is tried
- * first, then each v1 hierarchy in mount order.  Returns an O_PATH
- * directory fd in *dirfd.
- */
-int hj_cgroup_open_spec(const char *spec, int *dirfd)
+/* Split "[controller:]path" and check the path. */
+static int split_spec(const char *spec, char *controller, size_t size,
+		      const char **path)
 {
-	struct hj_hierarchy h[HJ_MAX_HIERARCHIES];
-	char controller[128];
-	const char *path = spec, *colon;
-	size_t nh, i;
-	int r, fd = -ENOENT;
+	const char *colon = strchr(spec, ':');
 
-	colon = strchr(spec, ':');
+	*path = spec;
 	controller[0] = '\0';
 	if (colon) {
-		if ((size_t)(colon - spec) >= sizeof(controller) ||
-		    colon == spec)
+		if ((size_t)(colon - spec) >= size || colon == spec)
 			return -EINVAL;
 		memcpy(controller, spec, colon - spec);
 		controller[colon - spec] = '\0';
-		path = colon + 1;
+		*path = colon + 1;
 	}
-	while (*path == '/')
-		path++;
-	r = hj_cgroup_path_check(path);
+	while (**path == '/')
+		(*path)++;
+	return hj_cgroup_path_check(*path);
+}
+
+/*
+ * Open every directory the cgroup named by "[controller:]path" has, path
+ * relative to the hierarchy roots, in the order to try them: with a
+ * controller its v1 hierarchy alone; without, the cgroup2 hierarchy
+ * first, then each v1 hierarchy in mount order.  O_PATH directory fds in
+ * @dirfds; -ENOENT when the cgroup exists on no hierarchy.
+ */
+int hj_cgroup_open_spec_all(const char *spec, int *dirfds, size_t max,
+			    size_t *n)
+{
+	struct hj_hierarchy *h;
+	char controller[128];
+	const char *path;
+	size_t nh, i, pass;
+	int r, fd;
+
+	*n = 0;
+	r = split_spec(spec, controller, sizeof(controller), &path);
 	if (r)
 		return r;
+	h = calloc(HJ_MAX_HIERARCHIES, sizeof(*h));
+	if (!h)
+		return -ENOMEM;
 	r = hj_cgroup_hierarchies(h, HJ_MAX_HIERARCHIES, &nh);
 	if (r)
-		return r;
+		goto out_free;
 	if (*controller) {
-		int idx = controller_hierarchy(controller, h, nh);
-
-		if (idx < 0)
-			return idx;
-		fd = hj_cgroup_openat(&h[idx], path, O_PATH | O_DIRECTORY);
-	} else {
-		for (i = 0; i < nh && fd < 0; i++)
-			if (h[i].v2)
-				fd = hj_cgroup_openat(&h[i], path,
-						      O_PATH | O_DIRECTORY);
-		for (i = 0; i < nh && fd < 0; i++)
-			if (!h[i].v2)
-				fd = hj_cgroup_openat(&h[i], path,
-						      O_PATH | O_DIRECTORY);
+		r = controller_hierarchy(controller, h, nh);
+		if (r < 0)
+			goto out_free;
+		fd = hj_cgroup_openat(&h[r], path, O_PATH | O_DIRECTORY);
+		if (fd < 0) {
+			r = fd;
+			goto out_free;
+		}
+		dirfds[(*n)++] = fd;
+		r = 0;
+		goto out_free;
 	}
-	if (fd < 0)
-		return fd;
-	*dirfd = fd;
+	r = -ENOENT;
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < nh && *n < max; i++) {
+			if (h[i].v2 != !pass)
+				continue;
+			fd = hj_cgroup_openat(&h[i], path,
+					      O_PATH | O_DIRECTORY);
+			/* absent on this hierarchy: try the next one */
+			if (fd == -ENOENT)
+				continue;
+			if (fd < 0) {
+				r = fd;
+				goto out_close;
+			}
+			dirfds[(*n)++] = fd;
+			r = 0;
+		}
+	}
+	goto out_free;
+
+out_close:
+	while (*n)
+		close(dirfds[--(*n)]);
+out_free:
+	free(h);
+	return r;
+}
+
+/* The first directory of hj_cgroup_open_spec_all(), in *dirfd. */
+int hj_cgroup_open_spec(const char *spec, int *dirfd)
+{
+	int fds[HJ_MAX_HIERARCHIES];
+	size_t n;
+	int r;
+
+	r = hj_cgroup_open_spec_all(spec, fds, HJ_MAX_HIERARCHIES, &n);
+	if (r)
+		return r;
+	*dirfd = fds[0];
+	while (n > 1)
+		close(fds[--n]);
 	return 0;
 }

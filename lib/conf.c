@@ -693,6 +693,9 @@ static int expand_err(const struct hj_conf *conf, const struct rule *r,
 	if (bad == 'g' && !v->group)
 		return fail(err, conf->name, r->line, -EINVAL,
 			    "%s: %%g: the primary group has no name", what);
+	if (bad == 'u' && !v->user)
+		return fail(err, conf->name, r->line, -EINVAL,
+			    "%s: %%u: the user has no name", what);
 	return fail(err, conf->name, r->line, -EINVAL,
 		    "%s: %%%c: '%s' cannot be used in a path", what, bad,
 		    printable(bad == 'u' ? v->user : v->group, tmp,

@@ -93,6 +93,8 @@ const char *hj_pick_name(enum hj_pick pick);
 /* cgroup.c */
 int hj_cgroup_is_member_file(int fd);
 int hj_cgroup_open_spec(const char *spec, int *dirfd);
+int hj_cgroup_open_spec_all(const char *spec, int *dirfds, size_t max,
+			    size_t *n);
 
 /* ns.c */
 const char *hj_ns_name(unsigned int bit);

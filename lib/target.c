@@ -446,16 +446,28 @@ int hj_target_from_cgroup_path(const char *path, struct hj_target *t)
 	return r;
 }
 
+/*
+ * Without a controller a cgroup may exist on several hierarchies (a v2
+ * directory left empty while the container runs on v1): the first one
+ * that holds a live task wins.  -ESRCH when none does, -ENOENT when the
+ * cgroup exists nowhere, any other error at once (fail closed).
+ */
 int hj_target_from_cgroup_spec(const char *spec, struct hj_target *t)
 {
-	int dfd, r;
+	int fds[HJ_MAX_HIERARCHIES];
+	size_t n, i;
+	int r;
 
 	hj_target_init(t);
-	r = hj_cgroup_open_spec(spec, &dfd);
+	r = hj_cgroup_open_spec_all(spec, fds, HJ_MAX_HIERARCHIES, &n);
 	if (r)
 		return r;
-	r = hj_target_from_cgroup_fd(dfd, t);
-	close(dfd);
+	r = -ESRCH;
+	for (i = 0; i < n; i++) {
+		if (r == -ESRCH)
+			r = hj_target_from_cgroup_fd(fds[i], t);
+		close(fds[i]);
+	}
 	return r;
 }
 

@@ -371,6 +371,15 @@ START_TEST(test_expansion_errors)
 	ck_assert_int_eq(match("* ctr/a shell=/%u\n", "a b", 1000, "g", NULL,
 			       &m, &err),
 			 -EINVAL);
+	/* fuzz finding: a caller without a user name (uid only), %u */
+	ck_assert_int_eq(match("1000 ctr/%u\n", NULL, 1000, "g", NULL, &m,
+			       &err),
+			 -EINVAL);
+	ck_assert_str_eq(err.msg, "t.conf:1: cgroup: %u: the user has no name");
+	ck_assert_int_eq(match("* ctr/a name=%u\n", NULL, 1000, "g", NULL, &m,
+			       &err),
+			 -EINVAL);
+	ck_assert_int_eq(m.kind, HJ_MAP_NONE);
 	/* a rule that is not reached does not fail */
 	match_ok("bob ctr/%g\nalice ctr/a\n", "alice", 1000, NULL, NULL, &m);
 	ck_assert_str_eq(m.cgroup, "ctr/a");

@@ -5,10 +5,15 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -143,6 +148,40 @@ START_TEST(proc_cgroup_maps_to_hierarchies)
 }
 END_TEST
 
+/* Fuzz findings: the buffer ends right after the second ':'. */
+START_TEST(proc_cgroup_colon_at_end)
+{
+	struct hj_hierarchy h[8];
+	struct hj_membership m[8];
+	size_t nh, n;
+	char *buf = malloc(4);
+
+	ck_assert_int_eq(hj_parse_mountinfo(S(hybrid_mountinfo), h, 8, &nh), 0);
+	/* exactly sized, not NUL-terminated: ASan sees a read past it */
+	memcpy(buf, "1:x:", 4);
+	ck_assert_int_eq(hj_parse_proc_cgroup(buf, 4, h, nh, m, 8, &n),
+			 -EINVAL);
+	ck_assert_int_eq(hj_parse_proc_cgroup(S("0::\n0::/a\n"), h, nh, m, 8,
+					      &n),
+			 -EINVAL);
+	free(buf);
+}
+END_TEST
+
+/* A NUL inside the super options is not an (empty) controller list. */
+START_TEST(mountinfo_nul_in_options)
+{
+	static const char mi[] = "30 27 0:14 / /c rw - cgroup cgroup rw,\0\0\n"
+				 "31 27 0:15 / /d rw - cgroup cgroup rw,pids\n";
+	struct hj_hierarchy h[8];
+	size_t n;
+
+	ck_assert_int_eq(hj_parse_mountinfo(S(mi), h, 8, &n), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(h[0].opts, "pids");
+}
+END_TEST
+
 START_TEST(cgroup_path_check)
 {
 	char big[HJ_CGROUP_PATH_MAX + 2];
@@ -203,6 +242,260 @@ START_TEST(spec_refuses_escapes)
 			 -ENOENT);
 	ck_assert_int_eq(hj_target_from_cgroup_spec("hj-no-such-cgroup", &t),
 			 -ENOENT);
+}
+END_TEST
+
+/* The mounted hierarchies, on the heap (they are large). */
+static struct hj_hierarchy *hierarchies(size_t *n)
+{
+	struct hj_hierarchy *h = calloc(HJ_MAX_HIERARCHIES, sizeof(*h));
+
+	ck_assert_ptr_nonnull(h);
+	ck_assert_int_eq(hj_cgroup_hierarchies(h, HJ_MAX_HIERARCHIES, n), 0);
+	return h;
+}
+
+/* The first hierarchy of the version asked for where we may mkdir. */
+static int writable_hierarchy(const struct hj_hierarchy *h, size_t nh, bool v2,
+			      const char *name)
+{
+	char path[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < nh; i++) {
+		if (h[i].v2 != v2)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", h[i].mnt, name);
+		if (mkdir(path, 0755) == 0 || errno == EEXIST)
+			return i;
+	}
+	return -1;
+}
+
+static void rmdir_retry(const char *path)
+{
+	int i;
+
+	for (i = 0; i < 100 && rmdir(path) && errno == EBUSY; i++)
+		usleep(10000);
+}
+
+/* Both ways of opening give the same answer. */
+static void same_open(const struct hj_hierarchy *h, const char *rel, int flags,
+		      int want)
+{
+	int a = hj_cgroup_openat(h, rel, flags);
+	int b = hj_cgroup_openat_walk(h, rel, flags);
+	struct stat sa, sb;
+
+	if (want >= 0) {
+		ck_assert_msg(a >= 0 && b >= 0, "%s/%s: openat2 %d, walk %d",
+			      h->mnt, rel, a, b);
+		ck_assert_int_eq(fstat(a, &sa), 0);
+		ck_assert_int_eq(fstat(b, &sb), 0);
+		ck_assert(sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
+		ck_assert_int_ne(fcntl(b, F_GETFD) & FD_CLOEXEC, 0);
+		close(a);
+		close(b);
+	} else {
+		ck_assert_msg(a == want && b == want,
+			      "%s/%s: want %d, openat2 %d, walk %d", h->mnt,
+			      rel, want, a, b);
+	}
+}
+
+/* Without openat2 (old kernels, valgrind) the walk is as strict. */
+START_TEST(cgroup_walk_matches_openat2)
+{
+	struct hj_hierarchy *h;
+	char base[64], rel[128], path[PATH_MAX + 128];
+	size_t nh;
+	int v2, idx[2], k, status;
+	pid_t pid;
+
+	h = hierarchies(&nh);
+	snprintf(base, sizeof(base), "hj-walk-%d", (int)getpid());
+	for (v2 = 0; v2 < 2; v2++) {
+		idx[v2] = writable_hierarchy(h, nh, v2, base);
+		if (idx[v2] < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/a", h[idx[v2]].mnt, base);
+		ck_assert_int_eq(mkdir(path, 0755), 0);
+		strcat(path, "/b");
+		ck_assert_int_eq(mkdir(path, 0755), 0);
+	}
+	ck_assert_msg(idx[0] >= 0 || idx[1] >= 0, "no writable cgroup fs");
+	for (k = 0; k < 2; k++) {
+		const struct hj_hierarchy *hi;
+
+		if (idx[k] < 0)
+			continue;
+		hi = &h[idx[k]];
+		same_open(hi, "", O_PATH | O_DIRECTORY, 0);
+		snprintf(rel, sizeof(rel), "%s/a/b", base);
+		same_open(hi, rel, O_PATH | O_DIRECTORY, 0);
+		snprintf(rel, sizeof(rel), "%s/a/cgroup.procs", base);
+		same_open(hi, rel, O_RDONLY, 0);
+		same_open(hi, rel, O_PATH | O_DIRECTORY, -ENOTDIR);
+		snprintf(rel, sizeof(rel), "%s/a/cgroup.procs/x", base);
+		same_open(hi, rel, O_PATH, -ENOTDIR);
+		snprintf(rel, sizeof(rel), "%s/nope/b", base);
+		same_open(hi, rel, O_PATH | O_DIRECTORY, -ENOENT);
+		ck_assert_int_eq(hj_cgroup_openat_walk(hi, "../x", O_PATH),
+				 -EINVAL);
+		ck_assert_int_eq(hj_cgroup_openat_walk(hi, "/x", O_PATH),
+				 -EINVAL);
+
+		/* a mount on a cgroup directory is not crossed */
+		pid = fork();
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0) {
+			snprintf(path, sizeof(path), "%s/%s/a/b", hi->mnt,
+				 base);
+			if (unshare(CLONE_NEWNS) ||
+			    mount("none", "/", "none", MS_REC | MS_PRIVATE,
+				  NULL) ||
+			    mount("hj", path, "tmpfs", 0, NULL))
+				_exit(2);
+			snprintf(rel, sizeof(rel), "%s/a/b", base);
+			if (hj_cgroup_openat(hi, rel, O_PATH) != -EXDEV ||
+			    hj_cgroup_openat_walk(hi, rel, O_PATH) != -EXDEV)
+				_exit(1);
+			snprintf(rel, sizeof(rel), "%s/a/b/c", base);
+			strcat(path, "/c");
+			if (mkdir(path, 0755))
+				_exit(2);
+			if (hj_cgroup_openat_walk(hi, rel, O_PATH) != -EXDEV)
+				_exit(1);
+			_exit(0);
+		}
+		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+		ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+			      "mount crossing: child status %d", status);
+	}
+	for (k = 0; k < 2; k++) {
+		if (idx[k] < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/a/b", h[idx[k]].mnt, base);
+		rmdir_retry(path);
+		snprintf(path, sizeof(path), "%s/%s/a", h[idx[k]].mnt, base);
+		rmdir_retry(path);
+		snprintf(path, sizeof(path), "%s/%s", h[idx[k]].mnt, base);
+		rmdir_retry(path);
+	}
+	free(h);
+}
+END_TEST
+
+struct hier_thread {
+	const struct hj_hierarchy *want;
+	size_t nwant;
+	int bad;
+};
+
+static void *hierarchies_loop(void *arg)
+{
+	struct hier_thread *ht = arg;
+	struct hj_hierarchy *h = calloc(HJ_MAX_HIERARCHIES, sizeof(*h));
+	size_t n, i;
+	int k;
+
+	for (k = 0; h && k < 200; k++) {
+		if (hj_cgroup_hierarchies(h, HJ_MAX_HIERARCHIES, &n) ||
+		    n != ht->nwant) {
+			ht->bad++;
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			if (strcmp(h[i].mnt, ht->want[i].mnt) ||
+			    strcmp(h[i].opts, ht->want[i].opts))
+				ht->bad++;
+	}
+	if (!h)
+		ht->bad++;
+	free(h);
+	return NULL;
+}
+
+/* Threads of a PAM application may read the hierarchies at once. */
+START_TEST(hierarchies_thread_safe)
+{
+	struct hier_thread ht[4];
+	pthread_t th[4];
+	struct hj_hierarchy *h;
+	size_t nh;
+	int i;
+
+	h = hierarchies(&nh);
+	for (i = 0; i < 4; i++) {
+		ht[i] = (struct hier_thread){ h, nh, 0 };
+		ck_assert_int_eq(pthread_create(&th[i], NULL, hierarchies_loop,
+						&ht[i]),
+				 0);
+	}
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(pthread_join(th[i], NULL), 0);
+		ck_assert_int_eq(ht[i].bad, 0);
+	}
+	free(h);
+}
+END_TEST
+
+/*
+ * In a mount namespace of its own, stack mounts on @dir until mountinfo
+ * is over 256 KiB, then read the hierarchies: as many as @nh?
+ */
+static int big_mountinfo_child(const char *dir, size_t nh)
+{
+	struct hj_hierarchy *h = calloc(HJ_MAX_HIERARCHIES, sizeof(*h));
+	char buf[65536];
+	size_t total = 0, n;
+	ssize_t l;
+	int i, fd, r = 0;
+
+	if (!h || unshare(CLONE_NEWNS) ||
+	    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL))
+		r = 2;
+	for (i = 0; !r && i < 1200; i++)
+		if (mount("hj", dir, "tmpfs", 0, "size=4k"))
+			r = 2;
+	fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	while (!r && fd >= 0 && (l = read(fd, buf, sizeof(buf))) > 0)
+		total += l;
+	if (fd >= 0)
+		close(fd);
+	if (!r && total <= 256 * 1024)
+		r = 3;
+	if (!r && (hj_cgroup_hierarchies(h, HJ_MAX_HIERARCHIES, &n) || n != nh))
+		r = 1;
+	free(h);
+	return r;
+}
+
+/* A mountinfo larger than the old 256 KiB static buffer. */
+START_TEST(hierarchies_large_mountinfo)
+{
+	char dir[PATH_MAX];
+	struct hj_hierarchy *h;
+	size_t nh, n;
+	int status;
+	pid_t pid;
+
+	h = hierarchies(&nh);
+	free(h);
+	snprintf(dir, sizeof(dir), "/tmp/hj-mountinfo-%d-", (int)getpid());
+	n = strlen(dir);
+	memset(dir + n, 'x', 200);
+	dir[n + 200] = '\0';
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		_exit(big_mountinfo_child(dir, nh));
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	rmdir(dir);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "child status %d", status);
 }
 END_TEST
 
@@ -298,6 +591,64 @@ START_TEST(pidfd_target)
 }
 END_TEST
 
+/*
+ * A cgroup that exists on cgroup2 but holds its tasks on a v1 hierarchy
+ * (hybrid machines, v1-only runtimes): the spec falls back to v1.
+ */
+START_TEST(spec_falls_back_to_v1)
+{
+	char name[64], v1dir[PATH_MAX + 64], v2dir[PATH_MAX + 64];
+	char procs[PATH_MAX + 96], pidstr[16];
+	struct hj_hierarchy *h;
+	struct hj_target t;
+	size_t nh;
+	int i1, i2, fd, status;
+	pid_t pid;
+
+	h = hierarchies(&nh);
+	snprintf(name, sizeof(name), "hj-fallback-%d", (int)getpid());
+	i2 = writable_hierarchy(h, nh, true, name);
+	i1 = writable_hierarchy(h, nh, false, name);
+	if (i1 < 0 || i2 < 0) {
+		/* pure v1 or pure v2: nothing to fall back between */
+		free(h);
+		return;
+	}
+	snprintf(v2dir, sizeof(v2dir), "%s/%s", h[i2].mnt, name);
+	snprintf(v1dir, sizeof(v1dir), "%s/%s", h[i1].mnt, name);
+	ck_assert_int_eq(hj_target_from_cgroup_spec(name, &t), -ESRCH);
+
+	pid = start_sleeper();
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", v1dir);
+	fd = open(procs, O_WRONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	snprintf(pidstr, sizeof(pidstr), "%d\n", (int)pid);
+	ck_assert_int_eq(write(fd, pidstr, strlen(pidstr)),
+			 (ssize_t)strlen(pidstr));
+	close(fd);
+
+	ck_assert_int_eq(hj_target_from_cgroup_spec(name, &t), 0);
+	ck_assert_int_eq(t.pid, pid);
+	ck_assert_str_eq(t.cgroup, v1dir);
+	hj_target_release(&t);
+	/* a leading '/' is the same cgroup */
+	snprintf(procs, sizeof(procs), "/%s", name);
+	ck_assert_int_eq(hj_target_from_cgroup_spec(procs, &t), 0);
+	ck_assert_int_eq(t.pid, pid);
+	hj_target_release(&t);
+
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	ck_assert_int_eq(hj_target_from_cgroup_spec(name, &t), -ESRCH);
+	ck_assert_int_eq(t.pidfd, -1);
+	rmdir_retry(v1dir);
+	ck_assert_int_eq(hj_target_from_cgroup_spec(name, &t), -ESRCH);
+	rmdir_retry(v2dir);
+	ck_assert_int_eq(hj_target_from_cgroup_spec(name, &t), -ENOENT);
+	free(h);
+}
+END_TEST
+
 START_TEST(exit_codes)
 {
 	ck_assert_int_eq(hj_exit_code(7 << 8), 7);
@@ -309,6 +660,7 @@ static Suite *lib_suite(void)
 {
 	Suite *s = suite_create("libhijack");
 	TCase *parse = tcase_create("parsers");
+	TCase *cgroup = tcase_create("cgroups");
 	TCase *target = tcase_create("targets");
 
 	tcase_add_test(parse, status_parses_fields);
@@ -317,16 +669,25 @@ static Suite *lib_suite(void)
 	tcase_add_test(parse, pid_list_dedupes_and_bounds);
 	tcase_add_test(parse, mountinfo_hybrid);
 	tcase_add_test(parse, proc_cgroup_maps_to_hierarchies);
+	tcase_add_test(parse, proc_cgroup_colon_at_end);
+	tcase_add_test(parse, mountinfo_nul_in_options);
 	tcase_add_test(parse, cgroup_path_check);
 	tcase_add_test(parse, clone_flags_validated);
 	tcase_add_test(parse, exit_codes);
 	suite_add_tcase(s, parse);
-	tcase_add_test(target, not_a_cgroup_file_is_ebadf);
-	tcase_add_test(target, spec_refuses_escapes);
+	tcase_add_test(cgroup, not_a_cgroup_file_is_ebadf);
+	tcase_add_test(cgroup, spec_refuses_escapes);
+	tcase_add_test(cgroup, cgroup_walk_matches_openat2);
+	tcase_add_test(cgroup, hierarchies_thread_safe);
+	tcase_add_test(cgroup, hierarchies_large_mountinfo);
+	suite_add_tcase(s, cgroup);
+	/* valgrind 3.19 has no pidfd_open: tests/valgrind.sh leaves these */
+	tcase_set_tags(target, "pidfd");
 	tcase_add_test(target, pid_target_pins_and_sees_death);
 	tcase_add_test(target, zombie_is_not_a_target);
 	tcase_add_test(target, spawn_rejects_flags_before_anything);
 	tcase_add_test(target, pidfd_target);
+	tcase_add_test(target, spec_falls_back_to_v1);
 	suite_add_tcase(s, target);
 	return s;
 }

@@ -6,7 +6,8 @@ libpam0g-dev libcgroup-dev libaudit-dev check libcap-dev
 busybox-static util-linux procps iproute2 openssh-server openssh-client
 rsync auditd pamtester hyperfine
 runc crun lxc podman conmon catatonit uidmap
-qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev libssl-dev cpio kmod"
+qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev libssl-dev cpio kmod
+clang-14 libclang-rt-14-dev llvm-14 valgrind cppcheck"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

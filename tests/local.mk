@@ -43,6 +43,9 @@ EXTRA_DIST += tests/pam-audit.sh
 # the real ssh path: private sshd, pam_hijack, hijack-shell, auditd
 check_PROGRAMS += tests/helpers/hj-tiocsti
 tests_helpers_hj_tiocsti_SOURCES = tests/helpers/hj-tiocsti.c
+# static and unsanitized: it runs inside a busybox container (ASan cannot
+# link statically, so the sanitizer flags of AM_CFLAGS stay out)
+tests_helpers_hj_tiocsti_CFLAGS = -O2 -Wall -Wextra
 tests_helpers_hj_tiocsti_LDFLAGS = -all-static
 TESTS += tests/e2e-ssh.sh
 EXTRA_DIST += tests/e2e-ssh.sh tests/helpers/ptydrive.py
@@ -66,3 +69,8 @@ EXTRA_DIST += tests/deb.sh debian/changelog debian/control debian/copyright \
 # delegated cgroup of contrib/hijack-delegate
 TESTS += tests/e2e-rootless.sh
 EXTRA_DIST += tests/e2e-rootless.sh
+
+# run by tests/run after `make check` (they print TAP; see each script)
+EXTRA_DIST += tests/static.sh tests/STATIC.md tests/valgrind.sh \
+	tests/asan.sh tests/fuzz/run.sh tests/fuzz/fuzz_conf.c \
+	tests/fuzz/fuzz_proc.c tests/fuzz/fuzz_shell.c tests/fuzz/corpus

@@ -60,7 +60,7 @@ hj_conf_take() {
 }
 
 sshd_start() {
-	local d=$1 u i
+	local d=$1 u i asan env
 	shift
 	SVC=sshd-hjtest-$$
 	mkdir -p "$d/keys" /run/sshd
@@ -102,7 +102,14 @@ X11Forwarding no
 PermitTunnel no
 ${SSHD_EXTRA-}
 EOF
-	"/usr/local/sbin/$SVC" -f "$SSHD_CONFIG" -D -e 2>"$d/sshd.log" &
+	# an --enable-asan module needs the runtime preloaded into sshd
+	asan=$(readelf -d "$MODULE" 2>/dev/null |
+		sed -n 's/.*\[\(libasan[^]]*\)\].*/\1/p')
+	env=()
+	[ -z "$asan" ] || env=("LD_PRELOAD=$(${CC:-cc} -print-file-name="$asan")"
+		ASAN_OPTIONS=detect_leaks=0)
+	env "${env[@]}" "/usr/local/sbin/$SVC" -f "$SSHD_CONFIG" -D -e \
+		2>"$d/sshd.log" &
 	SSHD=$!
 	HJ_PIDS+=("$SSHD")
 	for i in $(seq 100); do
