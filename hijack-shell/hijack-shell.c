@@ -227,19 +227,13 @@ static int wait_status(pid_t pid, int options)
 
 static int __attribute__((noreturn)) wait_plain(pid_t pid)
 {
-	int status;
+	int code, r = hj_wait_foreground(pid, &code);
 
-	for (;;) {
-		status = wait_status(pid, WUNTRACED);
-		if (status < 0)
-			err(EXIT_FAILURE, "waitpid failed");
-		if (WIFSTOPPED(status)) {
-			kill(getpid(), SIGSTOP);
-			kill(pid, SIGCONT);
-			continue;
-		}
-		exit(hj_exit_code(status));
+	if (r) {
+		errno = -r;
+		err(EXIT_FAILURE, "waitpid failed");
 	}
+	exit(code);
 }
 
 static int copy_once(int from, int to)

@@ -86,24 +86,16 @@ static void __attribute__((noreturn)) run(char **argv)
 	err(errno == ENOENT ? 127 : 126, "failed to execute %s", cmd[0]);
 }
 
-/* Wait for the child, stopping with it (job control) and passing on. */
+/* Wait for the child, stopping with it (job control), and pass it on. */
 static int __attribute__((noreturn)) wait_child(pid_t pid)
 {
-	int status;
+	int code, r = hj_wait_foreground(pid, &code);
 
-	for (;;) {
-		if (waitpid(pid, &status, WUNTRACED) < 0) {
-			if (errno == EINTR)
-				continue;
-			err(EXIT_FAILURE, "waitpid failed");
-		}
-		if (WIFSTOPPED(status)) {
-			kill(getpid(), SIGSTOP);
-			kill(pid, SIGCONT);
-			continue;
-		}
-		exit(hj_exit_code(status));
+	if (r) {
+		errno = -r;
+		err(EXIT_FAILURE, "waitpid failed");
 	}
+	exit(code);
 }
 
 static void verbose_target(const char *what, const struct hj_target *t)

@@ -108,6 +108,7 @@ int hj_native_syscall_nr(void);
 pid_t hj_spawn(struct hj_target *t, const struct hj_spawn_opts *opts,
 	       struct hj_spawn_info *info);
 int hj_wait(pid_t child, int *status);
+int hj_wait_foreground(pid_t child, int *code);
 int hj_exit_code(int status);
 
 /* proc.c: parsers of /proc and cgroup files, also used by the fuzzers */

@@ -488,6 +488,31 @@ int hj_wait(pid_t child, int *status)
 	return 0;
 }
 
+/*
+ * Wait for a foreground child as a shell does: when it stops, stop with
+ * it and continue it when we are continued; when it ends, *code is what
+ * a shell would give for it.
+ */
+int hj_wait_foreground(pid_t child, int *code)
+{
+	int status;
+
+	for (;;) {
+		if (waitpid(child, &status, WUNTRACED) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (WIFSTOPPED(status)) {
+			kill(getpid(), SIGSTOP);
+			kill(child, SIGCONT);
+			continue;
+		}
+		*code = hj_exit_code(status);
+		return 0;
+	}
+}
+
 /* Exit code a shell would give: the status, or 128 + the signal. */
 int hj_exit_code(int status)
 {
