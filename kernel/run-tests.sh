@@ -202,6 +202,17 @@ build_tests() {
 		gcc -static -O2 -Wall -Wextra -Werror -o "$out/$(basename "$t" .c)" \
 			"$t" || die "cannot build $t"
 	done
+	# the project's own hijack command and library, to run the same
+	# checks on the native backend and on the stock one in the guest
+	mkdir -p "$CACHE/hijack-cli"
+	printf '#define _GNU_SOURCE 1\n#define PACKAGE_VERSION "guest"\n' \
+		>"$CACHE/hijack-cli/config.h"
+	gcc -static -O2 -Wall -Wextra -Werror -I"$CACHE/hijack-cli" \
+		-I"$HERE/../lib" -o "$CACHE/hijack-cli/hijack" \
+		"$HERE/../hijack/hijack.c" "$HERE"/../lib/{cgroup,ns,proc,spawn,target}.c \
+		-lcgroup -lpthread || die "cannot build the hijack command"
+	cp "$HERE/tests/hijack-cli-guest.sh" "$out/zz-hijack-cli"
+	chmod 755 "$out/zz-hijack-cli"
 }
 
 write_init() {
@@ -265,6 +276,7 @@ build_initramfs() {
 	mkdir -p "$root/bin" "$root/tests"
 	cp /bin/busybox "$root/bin/busybox"
 	cp "$CACHE"/tests/* "$root/tests/"
+	cp "$CACHE/hijack-cli/hijack" "$root/bin/hijack"
 	write_init "$mode" >"$root/init"
 	chmod 755 "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -9) \

@@ -495,6 +495,20 @@ int hj_target_alive(const struct hj_target *t)
 	return r;
 }
 
+/* Opening /proc/PID/mem needs PTRACE_MODE_ATTACH_FSCREDS over PID. */
+static int attach_allowed_by_proc_mem(pid_t pid)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -EPERM;
+	close(fd);
+	return 0;
+}
+
 /*
  * The seed's checks, done with the kernel's own: process_vm_readv() needs
  * PTRACE_MODE_ATTACH_REALCREDS over the target (Yama included) and fails
@@ -513,9 +527,16 @@ int hj_target_check_access(struct hj_target *t)
 		return r;
 	if (process_vm_readv(t->pid, &local, 1, &remote, 1, 0) >= 0 ||
 	    errno != EFAULT) {
-		if (errno == EPERM || errno == EACCES)
+		if (errno == ENOSYS) {
+			/* no CROSS_MEMORY_ATTACH: /proc/PID/mem checks the same */
+			r = attach_allowed_by_proc_mem(t->pid);
+			if (r)
+				return r;
+		} else if (errno == ESRCH) {
+			return -ESRCH;
+		} else {
 			return -EPERM;
-		return errno == ESRCH ? -ESRCH : -EPERM;
+		}
 	}
 	r = read_status(t->pid, &st);
 	if (r)
