@@ -512,6 +512,10 @@ int main(int argc, char **argv)
 		child(&u, &m, login, command, slave, priv, false,
 		      !priv && (t.ns_differ & HJ_NS_USER));
 	}
+	if (pid == -EAGAIN)
+		refuse(priv, &m, &u, "frozen",
+		       "container %s is frozen (cgroup %s): try again later",
+		       m.name, m.cgroup);
 	if (pid < 0)
 		refuse(priv, &m, &u, "enter",
 		       "cannot enter container %s (cgroup %s, pid %d): %s",

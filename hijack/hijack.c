@@ -64,6 +64,8 @@ static const char *why(int e)
 		return " (unsupported clone flags)";
 	case ENOSYS:
 		return " (the kernel does not provide sys_hijack)";
+	case EAGAIN:
+		return " (the container's cgroup is frozen)";
 	}
 	return "";
 }

@@ -689,3 +689,86 @@ int hj_cgroup_open_spec(const char *spec, int *dirfd)
 		close(fds[--n]);
 	return 0;
 }
+
+/*
+ * The cgroups of @pid on every mounted hierarchy, read from the host's
+ * /proc.  -ENOENT when no cgroup filesystem is mounted.
+ */
+int hj_task_cgroups(pid_t pid, struct hj_task_cgroups **out)
+{
+	struct hj_task_cgroups *tc = calloc(1, sizeof(*tc));
+	char buf[8192];
+	size_t len;
+	int r;
+
+	if (!tc)
+		return -ENOMEM;
+	r = hj_cgroup_hierarchies(tc->h, HJ_MAX_HIERARCHIES, &tc->nh);
+	if (!r) {
+		r = hj_proc_read(pid, "cgroup", buf, sizeof(buf), &len);
+		if (r == -ENOENT)
+			r = -ESRCH; /* the task, not the cgroupfs, is gone */
+	}
+	if (!r)
+		r = hj_parse_proc_cgroup(buf, len, tc->h, tc->nh, tc->m,
+					 HJ_MAX_HIERARCHIES, &tc->nm);
+	if (r) {
+		free(tc);
+		return r;
+	}
+	*out = tc;
+	return 0;
+}
+
+static bool file_says(int dfd, const char *name, const char *what)
+{
+	char buf[256];
+	size_t len;
+	bool yes = false;
+	int fd, r;
+
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return false;
+	r = hj_read_fd(fd, buf, sizeof(buf), &len);
+	close(fd);
+	if (!r)
+		yes = strstr(buf, what) != NULL;
+	return yes;
+}
+
+/*
+ * Is @pid's cgroup frozen (cgroup2 cgroup.events "frozen 1", or a v1
+ * freezer that is not THAWED)?  A task joining it would stop at once, and
+ * a login would hang instead of failing: 1 frozen, 0 not, -errno.
+ */
+int hj_cgroup_frozen(pid_t pid)
+{
+	struct hj_task_cgroups *tc;
+	size_t i;
+	int r, frozen = 0;
+
+	r = hj_task_cgroups(pid, &tc);
+	if (r == -ENOENT)
+		return 0;
+	if (r)
+		return r;
+	for (i = 0; i < tc->nm && !frozen; i++) {
+		const struct hj_hierarchy *h = &tc->h[tc->m[i].hier];
+		int dfd;
+
+		if (!h->v2 && !strstr(h->opts, "freezer"))
+			continue;
+		dfd = hj_cgroup_openat(h, tc->m[i].path, O_PATH | O_DIRECTORY);
+		if (dfd < 0)
+			continue;
+		if (h->v2)
+			frozen = file_says(dfd, "cgroup.events", "frozen 1");
+		else
+			frozen = file_says(dfd, "freezer.state", "FROZEN") ||
+				 file_says(dfd, "freezer.state", "FREEZING");
+		close(dfd);
+	}
+	free(tc);
+	return frozen;
+}

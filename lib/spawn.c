@@ -169,53 +169,33 @@ static int open_proc_dir(pid_t pid, const char *what)
 }
 
 /* Open the target's cgroups on hierarchies where it is not in ours. */
-static int prep_cgroups(const struct hj_target *t, struct prep *p)
+static int join_differing(const struct hj_task_cgroups *tt,
+			  const struct hj_task_cgroups *mt, struct prep *p)
 {
-	struct hj_hierarchy h[HJ_MAX_HIERARCHIES];
-	struct hj_membership theirs[HJ_MAX_HIERARCHIES];
-	struct hj_membership mine[HJ_MAX_HIERARCHIES];
-	char buf[8192];
-	size_t nh, nt, nm, len, i, j;
+	size_t i, j;
 	int r;
 
-	r = hj_cgroup_hierarchies(h, HJ_MAX_HIERARCHIES, &nh);
-	if (r == -ENOENT)
-		return 0; /* no cgroupfs mounted: nothing to join */
-	if (r)
-		return r;
-	r = hj_proc_read(t->pid, "cgroup", buf, sizeof(buf), &len);
-	if (!r)
-		r = hj_parse_proc_cgroup(buf, len, h, nh, theirs,
-					 HJ_MAX_HIERARCHIES, &nt);
-	if (r)
-		return r == -ENOENT ? -ESRCH : r;
-	r = hj_proc_read(getpid(), "cgroup", buf, sizeof(buf), &len);
-	if (!r)
-		r = hj_parse_proc_cgroup(buf, len, h, nh, mine,
-					 HJ_MAX_HIERARCHIES, &nm);
-	if (r)
-		return r;
-	for (i = 0; i < nt; i++) {
-		const struct hj_hierarchy *hi = &h[theirs[i].hier];
+	for (i = 0; i < tt->nm; i++) {
+		const struct hj_hierarchy *hi = &tt->h[tt->m[i].hier];
 		int fd;
 
-		for (j = 0; j < nm; j++)
-			if (mine[j].hier == theirs[i].hier)
+		for (j = 0; j < mt->nm; j++)
+			if (mt->m[j].hier == tt->m[i].hier)
 				break;
-		if (j < nm && !strcmp(mine[j].path, theirs[i].path))
+		if (j < mt->nm && !strcmp(mt->m[j].path, tt->m[i].path))
 			continue;
-		r = hj_cgroup_path_check(theirs[i].path);
+		r = hj_cgroup_path_check(tt->m[i].path);
 		if (r)
 			return r;
 		if (hi->v2) {
-			fd = hj_cgroup_openat(hi, theirs[i].path,
+			fd = hj_cgroup_openat(hi, tt->m[i].path,
 					      O_PATH | O_DIRECTORY);
 			if (fd < 0)
 				return fd;
 			close_safe(&p->v2fd);
 			p->v2fd = fd;
 		} else {
-			int dfd = hj_cgroup_openat(hi, theirs[i].path,
+			int dfd = hj_cgroup_openat(hi, tt->m[i].path,
 						   O_PATH | O_DIRECTORY);
 
 			if (dfd < 0)
@@ -232,6 +212,25 @@ static int prep_cgroups(const struct hj_target *t, struct prep *p)
 	}
 	return 0;
 }
+
+/* The target's cgroups, where they differ from ours. */
+static int prep_cgroups(const struct hj_target *t, struct prep *p)
+{
+	struct hj_task_cgroups *tt = NULL, *mt = NULL;
+	int r;
+
+	r = hj_task_cgroups(t->pid, &tt);
+	if (r == -ENOENT)
+		return 0; /* no cgroupfs mounted: nothing to join */
+	if (!r)
+		r = hj_task_cgroups(getpid(), &mt);
+	if (!r)
+		r = join_differing(tt, mt, p);
+	free(tt);
+	free(mt);
+	return r;
+}
+
 
 static int prep_stock(const struct hj_target *t,
 		      const struct hj_spawn_opts *o, struct prep *p)

@@ -547,5 +547,8 @@ int hj_target_check_access(struct hj_target *t)
 	r = hj_ns_differ(t->pid, &t->ns_differ);
 	if (r)
 		return r;
+	r = hj_cgroup_frozen(t->pid);
+	if (r)
+		return r > 0 ? -EAGAIN : r;
 	return hj_target_alive(t);
 }

@@ -31,7 +31,16 @@ struct hj_membership {
 	char path[PATH_MAX];	/* relative to the mount, no leading '/' */
 };
 
+/* A task's cgroups on the mounted hierarchies: ~530 KiB, on the heap. */
+struct hj_task_cgroups {
+	struct hj_hierarchy h[HJ_MAX_HIERARCHIES];
+	struct hj_membership m[HJ_MAX_HIERARCHIES];
+	size_t nh, nm;
+};
+
 int hj_read_fd(int fd, char *buf, size_t size, size_t *len);
+int hj_task_cgroups(pid_t pid, struct hj_task_cgroups **out);
+int hj_cgroup_frozen(pid_t pid);
 int hj_cgroup_hierarchies(struct hj_hierarchy *h, size_t max, size_t *n);
 int hj_parse_mountinfo(const char *buf, size_t len, struct hj_hierarchy *h,
 		       size_t max, size_t *n);

@@ -129,6 +129,26 @@ if [ ! -e /proc/sys/kernel/hijack_syscall_nr ]; then
 	like "native backend on a stock kernel: ENOSYS" "$out" "does not provide sys_hijack"
 fi
 
+# -- a frozen container: a clear error at once, never a hang
+FZ=$(awk '$3 == "cgroup" && $4 ~ /freezer/ { print $2; exit }' /proc/self/mounts)
+if [ -n "$V2" ] && [ -e "$(cg_path "$V2" web1)/cgroup.freeze" ]; then
+	echo 1 > "$(cg_path "$V2" web1)/cgroup.freeze"; how=cgroup2
+elif [ -n "$FZ" ]; then
+	echo FROZEN > "$(cg_path "$FZ" web1)/freezer.state"; how=freezer
+fi
+if [ -n "${how-}" ]; then
+	sleep 0.2
+	out=$(timeout 10 "$HIJACK" pid "$INIT" hostname 2>&1); rc=$?
+	is "frozen container ($how): refused, not hung" "$rc" 1
+	like "frozen container: the message says so" "$out" "frozen"
+	[ "$how" = cgroup2 ] && echo 0 > "$(cg_path "$V2" web1)/cgroup.freeze"
+	[ "$how" = freezer ] && echo THAWED > "$(cg_path "$FZ" web1)/freezer.state"
+	sleep 0.2
+	is "thawed container: enterable again" "$("$HIJACK" pid "$INIT" hostname)" web1
+else
+	skip "frozen container" "no freezer on this machine"
+fi
+
 # -- pure v1 and pure v2 views of the same machine (private mount ns)
 if [ -n "$V1" ] && [ -n "$V2" ]; then
 	got=$(unshare -m --propagation private sh -c "umount '$V2' && '$HIJACK' -v pid $INIT sh -c 'hostname; cat /proc/self/cgroup'" 2>&1)
