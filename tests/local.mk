@@ -74,3 +74,7 @@ EXTRA_DIST += tests/e2e-rootless.sh
 EXTRA_DIST += tests/static.sh tests/STATIC.md tests/valgrind.sh \
 	tests/asan.sh tests/fuzz/run.sh tests/fuzz/fuzz_conf.c \
 	tests/fuzz/fuzz_proc.c tests/fuzz/fuzz_shell.c tests/fuzz/corpus
+
+# load and soak over loopback: 200 concurrent logins, 1000 sequential
+TESTS += tests/soak.sh
+EXTRA_DIST += tests/soak.sh

@@ -1,0 +1,95 @@
+#!/bin/bash
+# Load and soak over loopback, bounded in count and time:
+#
+#  - 200 concurrent ssh logins over 20 users mapped to 20 containers:
+#    every session checks it landed in its own container (hostname and
+#    uts namespace inode): 0 misrouted, 0 failed;
+#  - SOAK_LOGINS (default 1000) sequential logins: sshd's open fds and
+#    threads, processes left in the containers' cgroups, zombies, and the
+#    memory of sshd are the same before and after.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/sshd.sh"
+hj_private_mounts "$0" "$@"
+require_root
+N_USERS=20 N_CONC=200 N_SEQ=${SOAK_LOGINS:-1000}
+D=$HJ_TMP/soak
+mkdir -p "$D"
+id=$$
+U="$top_srcdir/tests/users.sh"
+hj_shell_install "$D"
+hj_conf_take
+
+users=()
+: > "$CONF"
+for i in $(seq 0 $((N_USERS - 1))); do
+	u=hjts${id}u$i
+	users+=("$u")
+	"$U" useradd "$u" -M -s "$HS" -d "$D" >/dev/null || { echo "Bail out! useradd"; exit 1; }
+	usermod -p '*' "$u"
+	r=$HJ_TMP/r$i
+	make_rootfs "$r" "s$i" >/dev/null 2>&1
+	ct_start "s$i" "soak$i" "$r" || { echo "Bail out! container $i"; exit 1; }
+	eval "INIT_$i=$CT_INIT"
+	printf '%s\t%s/s%s\n' "$u" "$HJ_RUN" "$i" >> "$CONF"
+done
+HJ_CLEANUP+=("'$U' del ${users[*]} >/dev/null 2>&1")
+chmod 644 "$CONF"
+SSHD_EXTRA=$(printf '%s\n' "MaxStartups 1000" "MaxSessions 1000" "LoginGraceTime 120")
+sshd_start "$D" "${users[@]}"
+
+# -- 200 at once: each session reports where it is
+for k in $(seq 0 $((N_CONC - 1))); do
+	i=$((k % N_USERS))
+	s "${users[$i]}" 'echo "$(hostname) $(readlink /proc/self/ns/uts)"' \
+		> "$D/c.$k" 2>/dev/null &
+done
+wait_for=$(jobs -p | grep -vxF "$(printf '%s\n' "${HJ_PIDS[@]}")")
+# shellcheck disable=SC2086
+wait $wait_for 2>/dev/null
+misrouted=0 failed=0
+for k in $(seq 0 $((N_CONC - 1))); do
+	i=$((k % N_USERS))
+	init=$(eval echo "\$INIT_$i")
+	want="soak$i $(ns_of "$init" uts)"
+	got=$(cat "$D/c.$k")
+	if [ -z "$got" ]; then
+		failed=$((failed + 1))
+	elif [ "$got" != "$want" ]; then
+		misrouted=$((misrouted + 1))
+	fi
+done
+is "$N_CONC concurrent logins over $N_USERS users: 0 misrouted" "$misrouted" 0
+is "$N_CONC concurrent logins over $N_USERS users: 0 failed" "$failed" 0
+
+# -- sequential soak
+snapshot() {
+	local p
+	echo "fds $(ls /proc/$SSHD/fd | wc -l)"
+	echo "threads $(awk '/^Threads:/ {print $2}' /proc/$SSHD/status)"
+	echo "rss $(awk '/^VmRSS:/ {print $2}' /proc/$SSHD/status)"
+	echo "procs $(for h in $(hj_hierarchies); do cat "$h/$HJ_RUN"/s*/cgroup.procs 2>/dev/null; done | sort -u | wc -l)"
+	echo "zombies $(ps -eo stat,ppid | awk -v a="$SSHD" '$1 ~ /^Z/ && $2 == a' | wc -l)"
+	echo "sessions $(pgrep -c -x hijack-shell)"
+}
+s "${users[0]}" true
+sleep 0.5
+snapshot > "$D/before"
+fails=0
+for k in $(seq 1 "$N_SEQ"); do
+	i=$((k % N_USERS))
+	[ "$(s "${users[$i]}" hostname 2>/dev/null)" = "soak$i" ] || fails=$((fails + 1))
+done
+sleep 1
+snapshot > "$D/after"
+is "$N_SEQ sequential logins: all landed in their container" "$fails" 0
+for key in fds threads procs zombies sessions; do
+	is "after $N_SEQ logins: sshd/session $key unchanged" \
+		"$(awk -v k=$key '$1 == k {print $2}' "$D/after")" \
+		"$(awk -v k=$key '$1 == k {print $2}' "$D/before")"
+done
+b=$(awk '$1 == "rss" {print $2}' "$D/before") a=$(awk '$1 == "rss" {print $2}' "$D/after")
+diag "sshd RSS before $b KiB, after $a KiB"
+check "after $N_SEQ logins: sshd's memory did not grow (RSS within 64 KiB)" \
+	test $((a - b)) -le 64
+
+done_testing
