@@ -77,4 +77,4 @@ EXTRA_DIST += tests/static.sh tests/STATIC.md tests/valgrind.sh \
 
 # load and soak over loopback: 200 concurrent logins, 1000 sequential
 TESTS += tests/soak.sh
-EXTRA_DIST += tests/soak.sh
+EXTRA_DIST += tests/soak.sh tests/FAULTS.md
