@@ -159,6 +159,8 @@ int hj_parse_mountinfo(const char *buf, size_t len, struct hj_hierarchy *h,
 	const char *p = buf, *end = buf + len;
 
 	*n = 0;
+	if (!buf)
+		return len ? -EINVAL : 0;
 	while (p < end) {
 		const char *eol = memchr(p, '\n', end - p);
 		const char *f[32];
