@@ -53,15 +53,21 @@ for b in native stock; do
 	is "cli-$b-exit-status" $? 7
 	hijack -b $b pid $INIT sh -c 'kill -KILL $$'
 	is "cli-$b-signal-death" $? 137
-	hijack -b $b pid $INIT sleep 3 &
+	hijack -b $b pid $INIT sleep 15 &
 	h=$!
-	sleep 1
+	# the debug kernel (KASAN, lockdep) is slow: poll, up to 10 s
 	child=""
-	for st in /proc/[0-9]*/status; do
-		grep -q "^PPid:[[:space:]]*$h\$" $st 2>/dev/null && child=$(basename "$(dirname $st)")
+	for i in $(seq 100); do
+		for st in /proc/[0-9]*/status; do
+			grep -q "^PPid:[[:space:]]*$h\$" $st 2>/dev/null &&
+				grep -q '^Name:.*sleep' $st && child=$(basename "$(dirname $st)")
+		done
+		[ -n "$child" ] && break
+		sleep 0.1
 	done
 	is "cli-$b-child-cgroups" "$(cat /proc/$child/cgroup 2>/dev/null)" "$(cat /proc/$INIT/cgroup)"
 	is "cli-$b-child-parent" "$(awk '/^PPid:/ {print $2}' /proc/$child/status 2>/dev/null)" "$h"
+	kill $h 2>/dev/null
 	wait $h
 	out=$(hijack -b $b cgroup /proc/self/status true 2>&1)
 	case $out in *"Bad file descriptor"*) pass "cli-$b-ebadf" ;; *) fail "cli-$b-ebadf" "$out" ;; esac
