@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * hijack-shell --check [--sshd-config FILE] [USER]: what would happen at
- * USER's next ssh login, and every setting that would let a mapped user
- * reach the host.  Exit status 0 when the user is safely routed (or
- * unmapped), 1 when a mapped user could land on the host or be refused.
+ * hijack-shell --check [USER]: what would happen at USER's next ssh
+ * login, and every setting that would let a mapped user reach the host.
+ * Exit status 0 when the user is safely routed (or unmapped), 1 when a
+ * mapped user could land on the host or be refused.  Root may point it at
+ * another sshd_config and PAM service with HIJACK_CHECK_SSHD_CONFIG and
+ * HIJACK_CHECK_PAM_SERVICE.
  */
 #include "config.h"
 
@@ -201,9 +203,6 @@ int shell_check(const char *user, bool priv)
 	ssize_t l;
 	int r;
 
-	if (user && !strcmp(user, "--sshd-config")) {
-		errx(2, "usage: hijack-shell --check [USER] [--sshd-config FILE]");
-	}
 	/* an admin's own check may look at another sshd and PAM service */
 	sshd_config = getenv("HIJACK_CHECK_SSHD_CONFIG");
 	service = getenv("HIJACK_CHECK_PAM_SERVICE");
