@@ -129,25 +129,34 @@ if [ ! -e /proc/sys/kernel/hijack_syscall_nr ]; then
 	like "native backend on a stock kernel: ENOSYS" "$out" "does not provide sys_hijack"
 fi
 
-# -- a frozen container: a clear error at once, never a hang
+# -- a frozen container, by cgroup2 cgroup.freeze and by the v1 freezer
+#    (both where both exist): a clear error at once, never a hang
 FZ=$(awk '$3 == "cgroup" && $4 ~ /freezer/ { print $2; exit }' /proc/self/mounts)
-if [ -n "$V2" ] && [ -e "$(cg_path "$V2" web1)/cgroup.freeze" ]; then
-	echo 1 > "$(cg_path "$V2" web1)/cgroup.freeze"; how=cgroup2
-elif [ -n "$FZ" ]; then
-	echo FROZEN > "$(cg_path "$FZ" web1)/freezer.state"; how=freezer
-fi
-if [ -n "${how-}" ]; then
+hows=
+[ -n "$V2" ] && [ -e "$(cg_path "$V2" web1)/cgroup.freeze" ] && hows=cgroup2
+[ -n "$FZ" ] && hows="$hows freezer"
+freeze() {
+	case $1 in
+	cgroup2) echo "$2" > "$(cg_path "$V2" web1)/cgroup.freeze" ;;
+	freezer) if [ "$2" = 1 ]; then s=FROZEN; else s=THAWED; fi
+		echo $s > "$(cg_path "$FZ" web1)/freezer.state" ;;
+	esac
+}
+for how in $hows; do
+	freeze $how 1
 	sleep 0.2
 	out=$(timeout 10 "$HIJACK" pid "$INIT" hostname 2>&1); rc=$?
 	is "frozen container ($how): refused, not hung" "$rc" 1
-	like "frozen container: the message says so" "$out" "frozen"
-	[ "$how" = cgroup2 ] && echo 0 > "$(cg_path "$V2" web1)/cgroup.freeze"
-	[ "$how" = freezer ] && echo THAWED > "$(cg_path "$FZ" web1)/freezer.state"
+	like "frozen container ($how): the message says so" "$out" "frozen"
+	if [ -n "$FZ" ]; then f=$(cg_path "$FZ" web1)/tasks
+	else f=$(cg_path "$V2" web1)/cgroup.procs; fi
+	out=$(timeout 10 "$HIJACK" cgroup "$f" hostname 2>&1); rc=$?
+	is "frozen container ($how), entered by ${f##*/}: refused" "$rc" 1
+	freeze $how 0
 	sleep 0.2
-	is "thawed container: enterable again" "$("$HIJACK" pid "$INIT" hostname)" web1
-else
-	skip "frozen container" "no freezer on this machine"
-fi
+	is "thawed container ($how): enterable again" "$("$HIJACK" pid "$INIT" hostname)" web1
+done
+[ -n "$hows" ] || skip "frozen container" "no freezer on this machine"
 
 # -- pure v1 and pure v2 views of the same machine (private mount ns)
 if [ -n "$V1" ] && [ -n "$V2" ]; then
