@@ -12,15 +12,14 @@
 
 #include <err.h>
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "hijack.h"
 
 static pid_t child_pid;
@@ -137,87 +136,47 @@ static void verbose_spawn(pid_t pid, const struct hj_spawn_info *info)
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "backend", required_argument, NULL, 'b' },
-		{ "wd", required_argument, NULL, 'w' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static const char *const kinds[] = { "pid", "cgroup" };
 	struct hj_spawn_opts opts = { .clone_flags = SIGCHLD };
 	struct hj_spawn_info info;
+	struct hijack_args a;
 	struct hj_target t;
 	struct sigaction sa;
 	sigset_t block, old;
-	bool verbose = false;
 	const char *mode, *id;
+	char msg[256];
 	size_t i;
 	pid_t pid;
-	int c, r;
+	int r;
 
-	while ((c = getopt_long(argc, argv, "+b:w:vhV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			if (!strcmp(optarg, "auto"))
-				opts.backend = HJ_BACKEND_AUTO;
-			else if (!strcmp(optarg, "native"))
-				opts.backend = HJ_BACKEND_NATIVE;
-			else if (!strcmp(optarg, "stock"))
-				opts.backend = HJ_BACKEND_STOCK;
-			else
-				errx(EXIT_FAILURE, "unknown backend '%s'",
-				     optarg);
-			break;
-		case 'w':
-			opts.cwd = optarg;
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case 'h':
-			usage();
-		case 'V':
-			printf("hijack %s\n", PACKAGE_VERSION);
-			return EXIT_SUCCESS;
-		default:
-			fprintf(stderr, "Try 'hijack --help' for more information.\n");
-			return EXIT_FAILURE;
-		}
-	}
-	if (argc - optind < 2) {
-		warnx("bad usage");
+	if (hijack_parse_args(argc, argv, &a, msg, sizeof(msg))) {
+		warnx("%s", msg);
 		fprintf(stderr, "Try 'hijack --help' for more information.\n");
 		return EXIT_FAILURE;
 	}
-	mode = argv[optind];
-	id = argv[optind + 1];
-	optind += 2;
-	if (optind < argc && !strcmp(argv[optind], "--"))
-		optind++;
+	if (a.action == HIJACK_HELP)
+		usage();
+	if (a.action == HIJACK_VERSION) {
+		printf("hijack %s\n", PACKAGE_VERSION);
+		return EXIT_SUCCESS;
+	}
+	opts.backend = a.backend;
+	opts.cwd = a.cwd;
+	mode = kinds[a.kind];
+	id = a.id;
 
-	if (!strcmp(mode, "pid")) {
-		char *end;
-		long n;
-
-		errno = 0;
-		n = strtol(id, &end, 10);
-		if (errno || *end || end == id || n <= 0 || n > INT32_MAX)
-			errx(EXIT_FAILURE, "invalid pid '%s'", id);
-		r = hj_target_from_pid(n, &t);
+	if (a.kind == HIJACK_PID) {
+		r = hj_target_from_pid(a.pid, &t);
 		if (r)
 			errx(EXIT_FAILURE, "cannot find pid %s: %s%s", id,
 			     strerror(-r), why(-r));
-	} else if (!strcmp(mode, "cgroup")) {
+	} else {
 		r = hj_target_from_cgroup_path(id, &t);
 		if (r)
-			errx(EXIT_FAILURE, "cannot resolve cgroup %s: %s%s",
-			     id, strerror(-r), why(-r));
-	} else {
-		errx(EXIT_FAILURE, "unknown target kind '%s' (pid or cgroup)",
-		     mode);
+			errx(EXIT_FAILURE, "cannot resolve cgroup %s: %s%s", id,
+			     strerror(-r), why(-r));
 	}
-	if (verbose)
+	if (a.verbose)
 		verbose_target(mode, &t);
 
 	/* forward job-control and termination signals to the child */
@@ -229,14 +188,14 @@ int main(int argc, char **argv)
 	pid = hj_spawn(&t, &opts, &info);
 	if (pid == 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		run(argv + optind);
+		run(a.cmd);
 	}
 	if (pid < 0)
 		errx(EXIT_FAILURE, "cannot enter %s %s (pid %d): %s%s", mode,
 		     id, (int)t.pid, strerror(-pid), why(-pid));
 	hj_target_release(&t);
 	child_pid = pid;
-	if (verbose)
+	if (a.verbose)
 		verbose_spawn(pid, &info);
 
 	memset(&sa, 0, sizeof(sa));

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hijack(1)'s command line:
+ *
+ *	hijack [-b auto|native|stock] [-w dir] [-v] pid|cgroup <id> [--] [cmd...]
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+
+static int __attribute__((format(printf, 3, 4)))
+bad(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* getopt's '?': optopt is the unknown short option, 0 for a long one */
+static int bad_option(char *err, size_t errlen, const char *last)
+{
+	if (!optopt)
+		return bad(err, errlen, "unrecognized option '%s'", last);
+	if (strchr("bwvhV", optopt))
+		return bad(err, errlen, "option '%s' takes no argument", last);
+	if (optopt > 0x20 && optopt < 0x7f)
+		return bad(err, errlen, "invalid option -- '%c'", optopt);
+	return bad(err, errlen, "invalid option -- '\\x%02x'", optopt & 0xff);
+}
+
+int hijack_parse_args(int argc, char **argv, struct hijack_args *a, char *err,
+		      size_t errlen)
+{
+	static const struct option longopts[] = {
+		{ "backend", required_argument, NULL, 'b' },
+		{ "wd", required_argument, NULL, 'w' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *mode;
+	char *end;
+	long n;
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->backend = HJ_BACKEND_AUTO;
+	err[0] = '\0';
+	if (argc < 1 || !argv[0])
+		return bad(err, errlen, "%s", "no arguments");
+
+	/* 0 makes glibc's getopt start afresh, as for a new program */
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:b:w:vhV", longopts, NULL)) !=
+	       -1) {
+		switch (c) {
+		case 'b':
+			if (!strcmp(optarg, "auto"))
+				a->backend = HJ_BACKEND_AUTO;
+			else if (!strcmp(optarg, "native"))
+				a->backend = HJ_BACKEND_NATIVE;
+			else if (!strcmp(optarg, "stock"))
+				a->backend = HJ_BACKEND_STOCK;
+			else
+				return bad(
+					err, errlen,
+					"unknown backend '%s' (auto, native or stock)",
+					optarg);
+			break;
+		case 'w':
+			if (!optarg[0])
+				return bad(err, errlen, "%s",
+					   "empty working directory");
+			a->cwd = optarg;
+			break;
+		case 'v':
+			a->verbose = true;
+			break;
+		case 'h':
+			a->action = HIJACK_HELP;
+			return 0;
+		case 'V':
+			a->action = HIJACK_VERSION;
+			return 0;
+		case ':':
+			return bad(err, errlen, "option -%c needs an argument",
+				   optopt);
+		default:
+			return bad_option(err, errlen, argv[optind - 1]);
+		}
+	}
+	if (argc - optind < 2)
+		return bad(err, errlen, "%s",
+			   "bad usage: pid <pid> or cgroup <file> expected");
+	mode = argv[optind];
+	a->id = argv[optind + 1];
+	optind += 2;
+	if (optind < argc && !strcmp(argv[optind], "--"))
+		optind++;
+	a->cmd = argv + optind;
+
+	if (!strcmp(mode, "pid")) {
+		a->kind = HIJACK_PID;
+		/* digits only: strtol would also take " 1", "+1" */
+		if (a->id[0] < '0' || a->id[0] > '9')
+			return bad(err, errlen, "invalid pid '%s'", a->id);
+		errno = 0;
+		n = strtol(a->id, &end, 10);
+		if (errno || *end || end == a->id || n <= 0 || n > INT32_MAX)
+			return bad(err, errlen, "invalid pid '%s'", a->id);
+		a->pid = (pid_t)n;
+	} else if (!strcmp(mode, "cgroup")) {
+		a->kind = HIJACK_CGROUP;
+		if (!a->id[0])
+			return bad(err, errlen, "%s", "empty cgroup path");
+	} else {
+		return bad(err, errlen,
+			   "unknown target kind '%s' (pid or cgroup)", mode);
+	}
+	return 0;
+}

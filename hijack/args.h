@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* hijack(1)'s command line, parsed apart from main() so it can be fuzzed. */
+#ifndef HIJACK_ARGS_H
+#define HIJACK_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "hijack.h"
+
+enum hijack_action { HIJACK_RUN, HIJACK_HELP, HIJACK_VERSION };
+enum hijack_kind { HIJACK_PID, HIJACK_CGROUP };
+
+struct hijack_args {
+	enum hijack_action action;
+	enum hj_backend backend;
+	const char *cwd; /* -w, or NULL */
+	bool verbose;
+	enum hijack_kind kind;
+	const char *id; /* the pid or cgroup argument as given */
+	pid_t pid; /* HIJACK_PID: the parsed pid, > 0 */
+	char **cmd; /* the command, NULL-terminated; may be empty */
+};
+
+/*
+ * Parse argv (NULL-terminated, argc entries).  0 with @a filled in, or
+ * -EINVAL with a one-line reason in @err.  Prints nothing.
+ */
+int hijack_parse_args(int argc, char **argv, struct hijack_args *a, char *err,
+		      size_t errlen);
+
+#endif
