@@ -422,6 +422,7 @@ int main(int argc, char **argv)
 {
 	struct hj_conf_error cerr = { { 0 }, 0, { 0 } };
 	struct hj_spawn_opts opts = { .clone_flags = SIGCHLD };
+	struct shell_args args;
 	struct hj_mapping m;
 	struct hj_target t;
 	struct user u;
@@ -435,19 +436,22 @@ int main(int argc, char **argv)
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	close_fds_above_2();
 	priv = privileged();
-	login = argv[0] && argv[0][0] == '-';
-
-	if (argc == 3 && !strcmp(argv[1], "-c"))
-		command = argv[2];
-	else if (argc == 2 && !strcmp(argv[1], "--help"))
+	shell_parse_args(argc, argv, &args);
+	switch (args.action) {
+	case SHELL_SESSION:
+		break;
+	case SHELL_CHECK:
+		return shell_check(args.user, priv);
+	case SHELL_HELP:
 		usage(EXIT_SUCCESS);
-	else if (argc == 2 && !strcmp(argv[1], "--version")) {
+	case SHELL_VERSION:
 		printf(PROG " %s\n", PACKAGE_VERSION);
 		return EXIT_SUCCESS;
-	} else if (argc >= 2 && !strcmp(argv[1], "--check"))
-		return shell_check(argc > 2 ? argv[2] : NULL, priv);
-	else if (argc != 1)
+	case SHELL_USAGE:
 		usage(2);
+	}
+	login = args.login;
+	command = args.command;
 
 	memset(&m, 0, sizeof(m));
 	r = lookup_user(&u);

@@ -6,6 +6,7 @@ hijack_shell_hijack_shell_SOURCES = \
 	hijack-shell/shell.h \
 	hijack-shell/hijack-shell.c \
 	hijack-shell/account.c \
+	hijack-shell/args.c \
 	hijack-shell/check.c \
 	hijack-shell/environ.c
 hijack_shell_hijack_shell_LDADD = lib/libhijack.la

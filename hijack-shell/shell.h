@@ -27,6 +27,24 @@ char **shell_environ(const char *user, uid_t uid, const char *home,
 /* hijack-shell.c */
 int drop_caps(void);
 
+/* args.c: the command line as sshd and login(1) give it */
+enum shell_action {
+	SHELL_SESSION,	/* interactive shell, or @command with -c */
+	SHELL_CHECK,	/* --check [USER] */
+	SHELL_HELP,
+	SHELL_VERSION,
+	SHELL_USAGE,	/* anything else: refused */
+};
+
+struct shell_args {
+	enum shell_action action;
+	bool login;		/* argv[0] starts with '-' */
+	const char *command;	/* -c COMMAND, or NULL */
+	const char *user;	/* --check USER, or NULL */
+};
+
+void shell_parse_args(int argc, char **argv, struct shell_args *a);
+
 /* check.c */
 int shell_check(const char *user, bool priv);
 

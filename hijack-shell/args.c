@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hijack-shell's command line.  sshd runs a login shell as "-NAME" with
+ * no arguments, and "NAME -c COMMAND" for `ssh host command`, scp, rsync
+ * and subsystems; nothing else is accepted, so no option can change what
+ * a privileged login does.  No getopt: "-c" must be the first and only
+ * option, and its argument is passed on untouched, whatever it starts with.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "shell.h"
+
+void shell_parse_args(int argc, char **argv, struct shell_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->action = SHELL_USAGE;
+	if (argc < 1 || !argv[0])
+		return;
+	a->login = argv[0][0] == '-';
+	if (argc == 1) {
+		a->action = SHELL_SESSION;
+	} else if (argc == 3 && !strcmp(argv[1], "-c")) {
+		a->action = SHELL_SESSION;
+		a->command = argv[2];
+	} else if (argc == 2 && !strcmp(argv[1], "--help")) {
+		a->action = SHELL_HELP;
+	} else if (argc == 2 && !strcmp(argv[1], "--version")) {
+		a->action = SHELL_VERSION;
+	} else if ((argc == 2 || argc == 3) && !strcmp(argv[1], "--check")) {
+		a->action = SHELL_CHECK;
+		a->user = argc == 3 ? argv[2] : NULL;
+		if (a->user && !a->user[0])
+			a->action = SHELL_USAGE;
+	}
+}
