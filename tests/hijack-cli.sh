@@ -78,6 +78,27 @@ is "a command that cannot be executed gives 126" "$?" 126
 is "default command is /bin/sh" "$(echo 'echo $0; hostname' | "$HIJACK" pid "$INIT" | tr '\n' ' ')" "/bin/sh web1 "
 is "--wd sets the working directory inside" "$("$HIJACK" -w /etc pid "$INIT" pwd)" /etc
 
+# -- the command line (hijack/args.c; tests/fuzz/fuzz_args.c fuzzes it)
+is "-- after the target ends the options" "$("$HIJACK" pid "$INIT" -- sh -c 'echo $1' x -v)" -v
+out=$("$HIJACK" pid " $INIT" true 2>&1); rc=$?
+is "a pid with leading blanks is refused" "$rc:$out" "1:hijack: invalid pid ' $INIT'
+Try 'hijack --help' for more information."
+out=$("$HIJACK" -b 2>&1)
+like "a missing option argument names the option" "$out" "option -b needs an argument"
+out=$("$HIJACK" --verbose=yes pid "$INIT" true 2>&1); rc=$?
+is "--verbose=yes: exit 1" "$rc" 1
+like "--verbose=yes: takes no argument" "$out" "option '--verbose=yes' takes no argument"
+out=$("$HIJACK" container "$INIT" true 2>&1)
+like "an unknown target kind is named" "$out" "unknown target kind 'container' \(pid or cgroup\)"
+HS=$top_builddir/hijack-shell/hijack-shell
+for a in "-x" "-c" "-c true extra" "--check a b" "--check="; do
+	# shellcheck disable=SC2086 # split on purpose
+	"$HS" $a >/dev/null 2>&1
+	is "hijack-shell $a: usage, exit 2" "$?" 2
+done
+"$HS" --check "" >/dev/null 2>&1
+is "hijack-shell --check '': usage, exit 2" "$?" 2
+
 # -- no host fd beyond 0-2 and no host cwd reaches the container
 inside=$(exec 7</etc/hostname && "$HIJACK" pid "$INIT" ls /proc/self/fd | sort -n | tr '\n' ' ')
 outside=$(exec 7</etc/hostname && ls /proc/self/fd | sort -n | tr '\n' ' ')

@@ -73,7 +73,8 @@ EXTRA_DIST += tests/e2e-rootless.sh
 # run by tests/run after `make check` (they print TAP; see each script)
 EXTRA_DIST += tests/static.sh tests/STATIC.md tests/valgrind.sh \
 	tests/asan.sh tests/fuzz/run.sh tests/fuzz/fuzz_conf.c \
-	tests/fuzz/fuzz_proc.c tests/fuzz/fuzz_shell.c tests/fuzz/corpus
+	tests/fuzz/fuzz_proc.c tests/fuzz/fuzz_shell.c tests/fuzz/fuzz_args.c \
+	tests/fuzz/corpus
 
 # load and soak over loopback: 200 concurrent logins, 1000 sequential
 TESTS += tests/soak.sh
