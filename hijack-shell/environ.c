@@ -74,7 +74,7 @@ char **shell_environ(const char *user, uid_t uid, const char *home,
 			continue;
 		if (v && env_value_ok(passed[i].name, v) &&
 		    add(env, &n, passed[i].name, v))
-			return NULL;
+			goto fail;
 	}
 	if (add(env, &n, "HOME", home) || add(env, &n, "USER", user) ||
 	    add(env, &n, "LOGNAME", user) || add(env, &n, "SHELL", shell) ||
@@ -82,6 +82,11 @@ char **shell_environ(const char *user, uid_t uid, const char *home,
 		uid == 0 ? "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" :
 			   "/usr/local/bin:/usr/bin:/bin") ||
 	    (container && add(env, &n, "HIJACK_CONTAINER", container)))
-		return NULL;
+		goto fail;
 	return env;
+fail:
+	for (i = 0; i < n; i++)
+		free(env[i]);
+	free(env);
+	return NULL;
 }

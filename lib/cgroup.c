@@ -388,7 +388,7 @@ static int mount_id(int fd, unsigned long long *id)
 /* @fd is on the cgroup fs of @magic, in the mount @mnt_id, not a link. */
 static int same_mount(int fd, unsigned long magic, unsigned long long mnt_id)
 {
-	unsigned long long id;
+	unsigned long long id = 0;
 	struct statfs sfs;
 	struct stat st;
 	int r;
@@ -415,7 +415,7 @@ static int walk_beneath(int mfd, unsigned long magic, const char *rel,
 			int flags)
 {
 	char name[NAME_MAX + 1];
-	unsigned long long mnt_id;
+	unsigned long long mnt_id = 0;
 	int dfd, fd, r;
 
 	r = mount_id(mfd, &mnt_id);

@@ -54,6 +54,7 @@ int hj_ns_inode(pid_t pid, unsigned int bit, unsigned long long *ino)
 	char path[64];
 	struct stat st;
 
+	*ino = 0;
 	if (pid)
 		snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)pid,
 			 hj_ns_name(bit));
