@@ -243,18 +243,26 @@ int shell_check(const char *user, bool priv)
 	printf("shell:      %s\n", m.shell[0] ? m.shell :
 			"(the container's /etc/passwd, else /bin/sh)");
 	r = hj_target_from_cgroup_spec(m.cgroup, &t);
-	if (r) {
-		problem("container %s: %s: logins are %s", m.name,
-			strerror(-r),
+	if (r == -ENOENT || r == -ESRCH) {
+		problem("container %s is not running (%s): logins are %s",
+			m.name, r == -ENOENT ? "no such cgroup" : "no live task",
 			m.on_stopped == HJ_STOPPED_HOST ? "routed to the host" :
 							  "refused");
+	} else if (r) {
+		problem("container %s: cannot resolve cgroup %s: %s: logins are "
+			"refused",
+			m.name, m.cgroup, strerror(-r));
 	} else {
 		unsigned int bit;
 
 		printf("task:       pid %d (%s) in %s\n", (int)t.pid,
 		       hj_pick_name(t.pick), t.cgroup);
 		r = hj_target_check_access(&t);
-		if (r) {
+		if (r == -EAGAIN) {
+			problem("container %s is frozen: logins are refused "
+				"until it is thawed",
+				m.name);
+		} else if (r) {
 			problem("cannot inspect pid %d: %s", (int)t.pid,
 				strerror(-r));
 		} else {

@@ -70,6 +70,10 @@ EXTRA_DIST += tests/deb.sh debian/changelog debian/control debian/copyright \
 TESTS += tests/e2e-rootless.sh
 EXTRA_DIST += tests/e2e-rootless.sh
 
+# hijack-shell --check against each row of README's Troubleshooting table
+TESTS += tests/check.sh
+EXTRA_DIST += tests/check.sh
+
 # run by tests/run after `make check` (they print TAP; see each script)
 EXTRA_DIST += tests/static.sh tests/STATIC.md tests/valgrind.sh \
 	tests/asan.sh tests/fuzz/run.sh tests/fuzz/fuzz_conf.c \

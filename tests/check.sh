@@ -1,0 +1,137 @@
+#!/bin/bash
+# hijack-shell --check, one case per row of README's Troubleshooting table:
+# each fault an admin can make gives the line the README quotes and the
+# exit status it promises (1 when a mapped user could reach the host or
+# be refused, 0 otherwise).  Private mount namespace, own hijack.conf,
+# own cgroups (hjtest-PID), users hjtc*.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/sshd.sh"
+hj_private_mounts "$0" "$@"
+require_root
+for t in setcap ssh-keygen; do
+	command -v $t >/dev/null 2>&1 || skip_all "no $t"
+done
+[ -x /usr/sbin/sshd ] || skip_all "no sshd"
+D=$HJ_TMP/check
+mkdir -p "$D"
+hj_shell_install "$D"
+hj_conf_take
+U="$top_srcdir/tests/users.sh"
+A=hjtc$$
+"$U" useradd "$A" -M -s "$HS" >/dev/null
+HJ_CLEANUP+=("'$U' del $A >/dev/null 2>&1")
+
+# a safe sshd configuration, and a PAM service with pam_hijack
+ssh-keygen -q -t ed25519 -N '' -f "$D/hostkey"
+safe="HostKey $D/hostkey
+UsePAM yes
+Subsystem sftp /usr/lib/openssh/sftp-server
+AllowTcpForwarding no
+AllowAgentForwarding no
+AllowStreamLocalForwarding no
+X11Forwarding no
+PermitTunnel no"
+echo "$safe" > "$D/sshd_config"
+SVC=hjtest-check-$$
+printf 'account required pam_hijack.so\nsession required pam_hijack.so\n' > "/etc/pam.d/$SVC"
+HJ_CLEANUP+=("rm -f /etc/pam.d/$SVC")
+export HIJACK_CHECK_SSHD_CONFIG=$D/sshd_config HIJACK_CHECK_PAM_SERVICE=$SVC
+
+ct_start web1 web1 || { echo "Bail out! no container"; exit 1; }
+INIT=$CT_INIT
+V2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+CG=$HJ_RUN/web1
+
+rules() { printf '%s\n' "$@" > "$CONF"; chmod 644 "$CONF"; }
+# chk DESC EXIT PATTERN: run --check A, its status and a line of output
+chk() {
+	local out rc
+	out=$("$HS" --check "$A" 2>&1); rc=$?
+	is "$1: exit $2" "$rc" "$2"
+	like "$1: says so" "$out" "$3"
+	[ "$rc" = "$2" ] || printf '%s\n' "$out" | sed 's/^/# /'
+}
+
+rules "$A	$CG	name=web1"
+chk "a safe setup" 0 "^RESULT: ok$"
+out=$("$HS" --check "$A")
+like "names the rule and its line" "$out" "^rule: +$CONF:1$"
+like "names the container's init" "$out" "^task: +pid $INIT \(container init\)"
+
+rules "# a comment" "$A	$CG	shel=/bin/sh"
+chk "unknown option" 1 "^PROBLEM: $CONF:2: unknown option 'shel'"
+rules "$A	$CG	name=web1"
+chmod 666 "$CONF"
+chk "world-writable hijack.conf" 1 "^PROBLEM: $CONF: .*writable"
+chmod 644 "$CONF"; chown 1:1 "$CONF"
+chk "hijack.conf not root's" 1 "^PROBLEM: $CONF: owned by uid 1, not root"
+chown 0:0 "$CONF"; mv "$CONF" "$CONF.real"; ln -s "$CONF.real" "$CONF"
+chk "hijack.conf a symlink" 1 "^PROBLEM: $CONF: is a symbolic link"
+rm -f "$CONF"; mv "$CONF.real" "$CONF"
+
+rules "nobody	$CG"
+chk "no rule for the user" 0 "^rule: +none in $CONF: not routed"
+chk "no rule, hijack-shell as shell" 0 "^warning: +the login shell is hijack-shell: every login is refused"
+
+rules "$A	$HJ_RUN/stopped	name=web9"
+chk "container stopped (no cgroup)" 1 "^PROBLEM: container web9 is not running \(no such cgroup\): logins are refused"
+rules "$A	$HJ_RUN/stopped	name=web9 stopped=host"
+chk "container stopped, stopped=host" 1 "^PROBLEM: container web9 is not running \(no such cgroup\): logins are routed to the host"
+cg_create empty
+rules "$A	$HJ_RUN/empty	name=web8"
+chk "empty cgroup" 1 "^PROBLEM: container web8 is not running \(no live task\): logins are refused"
+
+if [ -n "$V2" ] && [ -e "$(cg_path "$V2" web1)/cgroup.freeze" ]; then
+	rules "$A	$CG	name=web1"
+	echo 1 > "$(cg_path "$V2" web1)/cgroup.freeze"
+	sleep 0.2
+	chk "frozen container" 1 "^PROBLEM: container web1 is frozen: logins are refused until it is thawed"
+	echo 0 > "$(cg_path "$V2" web1)/cgroup.freeze"
+else
+	skip "frozen container" "no cgroup.freeze"
+fi
+
+# a host process in a cgroup of its own: no namespace differs
+cg_create hostonly
+( for h in $(hj_hierarchies); do echo "$BASHPID" > "$(cg_path "$h" hostonly)/cgroup.procs"; done
+  exec sleep 1000000 ) </dev/null >/dev/null 2>&1 &
+HJ_PIDS+=("$!")
+sleep 0.2
+rules "$A	$HJ_RUN/hostonly	name=fake"
+chk "a host cgroup, not a container" 1 "^PROBLEM: the target shares every namespace with the host"
+like "a host cgroup: namespaces line" "$("$HS" --check "$A")" "^namespaces: NONE differ"
+
+rules "$A	$CG	name=web1"
+usermod -s /bin/sh "$A"
+chk "login shell not hijack-shell" 1 "^PROBLEM: login shell of $A is /bin/sh, not $HS: sessions land on the host"
+usermod -s "$HS" "$A"
+
+cp "$HS" "$D/hijack-shell-nocaps"
+out=$("$D/hijack-shell-nocaps" --check "$A" 2>&1)
+like "no file capabilities" "$out" "^privilege: +none \(enough only for containers the user owns\)"
+like "file capabilities" "$("$HS" --check "$A")" "^privilege: +$HS has file capabilities"
+
+printf 'account required pam_unix.so\n' > "/etc/pam.d/$SVC"
+like "pam_hijack missing from the service" "$("$HS" --check "$A")" "^pam: +pam_hijack is NOT in /etc/pam.d/$SVC$"
+printf 'account required pam_hijack.so\n' > "/etc/pam.d/$SVC"
+
+sshd_bad() { # CONFIG-LINE PATTERN: the line instead of the safe one
+	printf '%s\n%s\n' "$1" "$(grep -v "^${1%% *} " <<<"$safe")" > "$D/sshd_config"
+	chk "sshd: $1" 1 "$2"
+}
+sshd_bad "Subsystem sftp internal-sftp" "^PROBLEM: sshd: 'Subsystem sftp internal-sftp' bypasses the login shell"
+sshd_bad "AllowTcpForwarding yes" "^PROBLEM: sshd: allowtcpforwarding yes: forwarding is done by sshd on the host"
+sshd_bad "AllowAgentForwarding yes" "^PROBLEM: sshd: allowagentforwarding yes"
+sshd_bad "X11Forwarding yes" "^PROBLEM: sshd: x11forwarding yes"
+sshd_bad "AllowStreamLocalForwarding all" "^PROBLEM: sshd: allowstreamlocalforwarding (yes|all)"
+sshd_bad "PermitTunnel yes" "^PROBLEM: sshd: permittunnel yes"
+sshd_bad "ForceCommand /bin/true" "^PROBLEM: sshd: ForceCommand /bin/true"
+sshd_bad "ChrootDirectory /srv" "^PROBLEM: sshd: ChrootDirectory /srv hides the login shell"
+sshd_bad "UsePAM no" "^PROBLEM: sshd: UsePAM is no: pam_hijack never runs"
+# a Match block for the mapped user is what --check evaluates
+printf '%s\nMatch User %s\n\tAllowTcpForwarding yes\n' "$safe" "$A" > "$D/sshd_config"
+chk "sshd: forwarding in a Match block for the user" 1 "^PROBLEM: sshd: allowtcpforwarding yes"
+printf '%s\nAllowTcpForwarding yes\nMatch User %s\n\tAllowTcpForwarding no\n' "$(grep -v AllowTcp <<<"$safe")" "$A" > "$D/sshd_config"
+chk "sshd: forwarding off in the user's Match block" 0 "^RESULT: ok$"
+
+done_testing
