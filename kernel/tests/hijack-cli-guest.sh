@@ -72,6 +72,33 @@ for b in native stock; do
 	out=$(hijack -b $b cgroup /proc/self/status true 2>&1)
 	case $out in *"Bad file descriptor"*) pass "cli-$b-ebadf" ;; *) fail "cli-$b-ebadf" "$out" ;; esac
 done
+
+# Side by side, in blocks of 10 alternating, so the guest's load hits all
+# three alike: /bin/true, and the project's hijack entering the container
+# with each backend (native: sys_hijack; stock: what a stock kernel needs,
+# pidfd + clone3 into the cgroup + setns + fork).  /proc/uptime ticks in
+# 10 ms; a block of 10 entries under TCG takes far longer.  Not a test.
+up() { cut -d' ' -f1 /proc/uptime; }
+t_true=0 t_native=0 t_stock=0 rounds=${HIJACK_CLI_BENCH_BLOCKS:-5}
+for r in $(seq $rounds); do
+	for m in true native stock; do
+		t0=$(up)
+		for i in 1 2 3 4 5 6 7 8 9 10; do
+			if [ $m = true ]; then /bin/true
+			else hijack -b $m pid $INIT /bin/true; fi
+		done
+		t1=$(up)
+		eval "t_$m=\$(awk -v a=\$t_$m -v b=$t0 -v c=$t1 'BEGIN { print a + c - b }')"
+	done
+done
+awk -v n=$((rounds * 10)) -v t=$t_true -v nat=$t_native -v st=$t_stock 'BEGIN {
+	printf "BENCH cli mean of %d: /bin/true %.1f ms, hijack -b native %.1f ms, hijack -b stock %.1f ms\n",
+		n, t * 1000 / n, nat * 1000 / n, st * 1000 / n
+	if (st > t)
+		printf "BENCH cli native/stock = %.2f, overhead native/stock = %.2f\n",
+			nat / st, (nat - t) / (st - t)
+}'
+
 kill -KILL $INIT $HELPER 2>/dev/null
 wait $HELPER 2>/dev/null
 sleep 0.2
