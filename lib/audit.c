@@ -4,9 +4,11 @@
 
 #include <errno.h>
 #include <libaudit.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "audit.h"
@@ -101,4 +103,71 @@ int hj_audit_entry(const char *op, const struct hj_mapping *m, const char *user,
 {
 	return hj_audit_entry_from(op, m, user, uid, vm_pid, reason, success,
 				   NULL);
+}
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t0->tv_sec) * 1000 +
+	       (now.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+int hj_audit_state(struct hj_audit_state *st)
+{
+	struct audit_reply rep;
+	struct timespec t0;
+	int fd, r, e = -ETIMEDOUT;
+
+	memset(st, 0, sizeof(*st));
+	fd = audit_open();
+	if (fd < 0)
+		return errno ? -errno : -EIO;
+	r = audit_request_status(fd);
+	if (r < 0) {
+		e = r;
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		long left = HJ_AUDIT_STATE_TIMEOUT_MS - ms_since(&t0);
+
+		if (left <= 0)
+			break;
+		r = poll(&p, 1, (int)left);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			e = r < 0 ? -errno : -ETIMEDOUT;
+			break;
+		}
+		r = audit_get_reply(fd, &rep, GET_REPLY_NONBLOCKING, 0);
+		if (r == -EAGAIN || r == 0)
+			continue;
+		if (r < 0) {
+			e = r;
+			break;
+		}
+		if (rep.type == NLMSG_ERROR) {
+			if (rep.error && rep.error->error) {
+				e = rep.error->error < 0 ? rep.error->error :
+							   -rep.error->error;
+				break;
+			}
+			continue; /* the acknowledgement of the request */
+		}
+		if (rep.type == AUDIT_GET && rep.status) {
+			st->enabled = rep.status->enabled;
+			st->daemon = (pid_t)rep.status->pid;
+			st->lost = rep.status->lost;
+			st->backlog = rep.status->backlog;
+			e = 0;
+			break;
+		}
+	}
+out:
+	audit_close(fd);
+	return e;
 }

@@ -42,6 +42,24 @@ int hj_audit_entry_from(const char *op, const struct hj_mapping *m,
 			const char *reason, bool success,
 			const struct hj_audit_origin *origin);
 
+/*
+ * The kernel's audit status (AUDIT_GET; needs CAP_AUDIT_CONTROL in the
+ * initial pid namespace).  audit_log_user_message() succeeds whether or
+ * not a record is kept: with auditing disabled the kernel drops user
+ * records, with no audit daemon it sends them to printk (rate limited)
+ * and drops the rest, and an auditd that cannot write its log (disk
+ * full, disk_full_action=suspend) reads and discards them.  Only the
+ * first two show here.
+ */
+struct hj_audit_state {
+	unsigned int enabled; /* 0 off, 1 on, 2 on and locked */
+	pid_t daemon; /* the registered audit daemon, 0 when none */
+	unsigned int lost; /* records the kernel lost so far */
+	unsigned int backlog; /* records waiting for the daemon */
+};
+#define HJ_AUDIT_STATE_TIMEOUT_MS 2000
+int hj_audit_state(struct hj_audit_state *st);
+
 /* The kernel has no audit support: not an error worth refusing over. */
 bool hj_audit_unsupported(int err);
 

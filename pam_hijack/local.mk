@@ -1,7 +1,8 @@
 # pam_hijack: the PAM module, built once; tests load this very .so.
 securelibdir = $(securedir)
 securelib_LTLIBRARIES = pam_hijack/pam_hijack.la
-pam_hijack_pam_hijack_la_SOURCES = pam_hijack/pam_hijack.c
+pam_hijack_pam_hijack_la_SOURCES = pam_hijack/pam_hijack.c \
+	pam_hijack/options.c pam_hijack/options.h
 pam_hijack_pam_hijack_la_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS)
 pam_hijack_pam_hijack_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
 	-shared -no-undefined -export-symbols-regex '^pam_sm_'

@@ -30,43 +30,19 @@
 #include "audit.h"
 #include "conf.h"
 #include "hijack.h"
+#include "options.h"
 
-#define CTRL_DEBUG 0x1
-#define CTRL_QUIET 0x2
-#define CTRL_SILENT 0x4 /* PAM_SILENT: tell the user nothing */
-
-struct options {
-	unsigned int ctrl;
-	const char *conf;
-	const char *admin_group;
-	bool bad_conf; /* conf= was not an absolute path */
-};
+static void bad_option(void *ctx, const char *what, const char *arg)
+{
+	pam_syslog(ctx, LOG_ERR, "%s: %s", what, arg);
+}
 
 static void parse_args(pam_handle_t *pamh, int flags, int argc,
 		       const char **argv, struct options *o)
 {
-	int i;
-
-	memset(o, 0, sizeof(*o));
+	hj_parse_options(argc, argv, o, bad_option, pamh);
 	if (flags & PAM_SILENT)
 		o->ctrl |= CTRL_SILENT;
-	o->conf = HJ_CONF_DEFAULT;
-	for (i = 0; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "debug")) {
-			o->ctrl |= CTRL_DEBUG;
-		} else if (!strcmp(a, "quiet")) {
-			o->ctrl |= CTRL_QUIET;
-		} else if (!strncmp(a, "conf=", 5)) {
-			o->conf = a + 5;
-			o->bad_conf = a[5] != '/';
-		} else if (!strncmp(a, "admin_group=", 12) && a[12]) {
-			o->admin_group = a + 12;
-		} else {
-			pam_syslog(pamh, LOG_ERR, "unknown option: %s", a);
-		}
-	}
 }
 
 /* A message to the user, unless the application asked for silence. */
@@ -100,9 +76,10 @@ static const char *target_error(int e)
 	}
 }
 
-static void audit(pam_handle_t *pamh, const char *op,
-		  const struct hj_mapping *m, const struct passwd *pw,
-		  pid_t vm_pid, const char *reason, bool success)
+/* 0, or -errno when the record did not reach the kernel (logged). */
+static int audit(pam_handle_t *pamh, const char *op, const struct hj_mapping *m,
+		 const struct passwd *pw, pid_t vm_pid, const char *reason,
+		 bool success)
 {
 	struct hj_audit_origin origin = { NULL, NULL, NULL };
 	const void *item;
@@ -117,6 +94,76 @@ static void audit(pam_handle_t *pamh, const char *op,
 	if (e && !hj_audit_unsupported(e))
 		pam_syslog(pamh, LOG_ERR, "cannot write audit record: %s",
 			   strerror(-e));
+	return e;
+}
+
+/*
+ * Would a record written now be kept?  0, or what is wrong (logged).
+ * The kernel accepts records it then drops: check its status first.
+ */
+static int audit_usable(pam_handle_t *pamh)
+{
+	struct hj_audit_state st;
+	int e;
+
+	e = hj_audit_state(&st);
+	if (e) {
+		pam_syslog(pamh, LOG_ERR,
+			   "audit=required: cannot read the kernel's audit "
+			   "status: %s",
+			   strerror(-e));
+		return e;
+	}
+	if (!st.enabled) {
+		pam_syslog(pamh, LOG_ERR,
+			   "audit=required: auditing is disabled in the "
+			   "kernel (auditctl -e 0), records are dropped");
+		return -ENOLINK;
+	}
+	if (st.daemon <= 0) {
+		pam_syslog(pamh, LOG_ERR,
+			   "audit=required: no audit daemon is running, "
+			   "records reach at most the kernel log");
+		return -ENOLINK;
+	}
+	return 0;
+}
+
+/*
+ * The record of a login that goes on (op=start or op=host).  Under
+ * audit=required the login goes on only if the record can be kept:
+ * PAM_SUCCESS, or PAM_SESSION_ERR after a deny record (best effort),
+ * a log line and a message.
+ */
+static int audit_login(pam_handle_t *pamh, const struct options *o,
+		       const char *op, const struct hj_mapping *m,
+		       const struct passwd *pw, pid_t vm_pid,
+		       const char *reason)
+{
+	int e;
+
+	if (o->audit != HJ_AUDIT_REQUIRED) {
+		audit(pamh, op, m, pw, vm_pid, reason, true);
+		return PAM_SUCCESS;
+	}
+	e = audit_usable(pamh);
+	if (!e) {
+		e = audit(pamh, op, m, pw, vm_pid, reason, true);
+		if (e && hj_audit_unsupported(e))
+			pam_syslog(pamh, LOG_ERR,
+				   "cannot write audit record: %s",
+				   strerror(-e));
+	}
+	if (!e)
+		return PAM_SUCCESS;
+	pam_syslog(pamh, LOG_ERR,
+		   "refusing %s (container %s): the audit record of the "
+		   "login cannot be kept and audit=required",
+		   pw->pw_name, m->name);
+	tell(pamh, o, PAM_ERROR_MSG,
+	     "Login refused: it cannot be audited (see the system log).");
+	audit(pamh, "deny", m, pw, vm_pid, "audit", false);
+	return PAM_SESSION_ERR;
 }
 
 /* Root and admin_group= pass a broken config, to be able to fix it. */
@@ -293,10 +340,11 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc,
 	}
 	if (r == PAM_IGNORE) {
 		/* stopped=host: the login goes on, on the host */
-		audit(pamh, "host", &m, pw, -1, "stopped", true);
-		return PAM_SUCCESS;
+		return audit_login(pamh, &o, "host", &m, pw, -1, "stopped");
 	}
-	audit(pamh, "start", &m, pw, vm_pid, "login", true);
+	r = audit_login(pamh, &o, "start", &m, pw, vm_pid, "login");
+	if (r != PAM_SUCCESS)
+		return r;
 	if (!(o.ctrl & CTRL_QUIET))
 		pam_syslog(
 			pamh, LOG_INFO,

@@ -288,6 +288,24 @@ START_TEST(test_unknown_user)
 }
 END_TEST
 
+/* audit= takes required or optional; anything else counts as required */
+START_TEST(test_audit_option)
+{
+	struct outcome o;
+
+	login("hjt-audit", u_stopped, &o);
+	ck_assert_int_eq(o.acct, PAM_PERM_DENIED);
+	ck_assert_int_eq(o.open, PAM_SESSION_ERR);
+	ck_logged("pam_hijack(hjt-audit:account): bad value (taken as "
+		  "audit=required): audit=bogus");
+	ck_assert_msg(logfd < 0 || !strstr(logged, "audit=optional"),
+		      "audit=optional was not understood:\n%s", logged);
+	login("hjt-audit", "daemon", &o);
+	ck_assert_int_eq(o.acct, IGNORED);
+	ck_assert_int_eq(o.open, IGNORED);
+}
+END_TEST
+
 /* A broken or insecure file: users refused, root and admin_group pass. */
 static const char *const broken_services[] = { "hjt-broken", "hjt-insecure",
 					       "hjt-missing", "hjt-relative" };
@@ -492,6 +510,10 @@ static int setup(void)
 		 dir);
 	if (service("hjt-ok", args))
 		return -1;
+	snprintf(args, sizeof(args),
+		 "conf=%s/hijack.conf audit=optional audit=bogus", dir);
+	if (service("hjt-audit", args))
+		return -1;
 	snprintf(args, sizeof(args), "conf=%s/v1.conf", dir);
 	if (service("hjt-v1", args))
 		return -1;
@@ -537,6 +559,7 @@ START_TEST(test_exports)
 	ck_assert_ptr_null(dlsym(h, "hj_conf_load"));
 	ck_assert_ptr_null(dlsym(h, "hj_target_from_cgroup_spec"));
 	ck_assert_ptr_null(dlsym(h, "hj_audit_entry"));
+	ck_assert_ptr_null(dlsym(h, "hj_parse_options"));
 	dlclose(h);
 }
 END_TEST
@@ -560,6 +583,7 @@ static Suite *pam_suite(void)
 	tcase_add_test(tc, test_unmapped);
 	tcase_add_test(tc, test_host_rule);
 	tcase_add_test(tc, test_unknown_user);
+	tcase_add_test(tc, test_audit_option);
 	tcase_add_loop_test(tc, test_broken, 0,
 			    sizeof(broken_services) /
 				    sizeof(broken_services[0]));
