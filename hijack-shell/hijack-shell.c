@@ -516,6 +516,12 @@ int main(int argc, char **argv)
 		child(&u, &m, login, command, slave, priv, false,
 		      !priv && (t.ns_differ & HJ_NS_USER));
 	}
+	/* the clone fails with EAGAIN too, at the cgroup's pids.max */
+	if (pid == -EAGAIN && hj_target_check_access(&t) != -EAGAIN)
+		refuse(priv, &m, &u, "pids",
+		       "container %s cannot start another process (cgroup %s: "
+		       "pids.max or a process limit reached): try again later",
+		       m.name, m.cgroup);
 	if (pid == -EAGAIN)
 		refuse(priv, &m, &u, "frozen",
 		       "container %s is frozen (cgroup %s): try again later",

@@ -40,6 +40,11 @@ EXTRA_DIST += tests/container.sh tests/users.sh
 TESTS += tests/pam-audit.sh
 EXTRA_DIST += tests/pam-audit.sh
 
+# audit write failures (auditd down, auditing off, the log's disk full)
+# against audit=required|optional, and a container out of pids
+TESTS += tests/audit-faults.sh
+EXTRA_DIST += tests/audit-faults.sh
+
 # the real ssh path: private sshd, pam_hijack, hijack-shell, auditd
 check_PROGRAMS += tests/helpers/hj-tiocsti
 tests_helpers_hj_tiocsti_SOURCES = tests/helpers/hj-tiocsti.c
