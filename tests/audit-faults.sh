@@ -196,7 +196,7 @@ else
 		auditctl -e 1 >/dev/null
 		fill
 		# logins until auditd notices and its disk_full_action stops it
-		for i in $(seq 20); do
+		for _ in $(seq 20); do
 			[ "$(audit_status pid)" = 0 ] && break
 			login "$OPT" >/dev/null
 			sleep 0.2
