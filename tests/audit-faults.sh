@@ -89,7 +89,7 @@ down_tests() { # what; pamtester outputs and status in the variables
 	is "$1, audit=optional: the login goes on" "$opt_rc" 0
 }
 if [ "$(audit_status pid)" != 0 ]; then
-	for i in $(seq 6); do
+	for _ in $(seq 6); do
 		skip "auditd down / auditing disabled" "an audit daemon we did not start runs"
 	done
 else
@@ -100,7 +100,7 @@ else
 		what="auditing disabled (auditctl -e 0)"
 		[ $e = 0 ] || what="auditd down (auditing enabled)"
 		if [ "$(audit_status pid)" != 0 ]; then
-			for i in 1 2 3; do skip "$what" "an audit daemon started meanwhile"; done
+			for _ in 1 2 3; do skip "$what" "an audit daemon started meanwhile"; done
 		else
 			down_tests "$what"
 		fi
@@ -144,7 +144,7 @@ EOF
 	auditd -n -c "$c" > "$c/auditd.out" 2>&1 &
 	AUDITD=$!
 	HJ_CLEANUP+=("kill -TERM $AUDITD 2>/dev/null; wait $AUDITD 2>/dev/null")
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		[ "$(audit_status pid)" = "$AUDITD" ] && break
 		kill -0 "$AUDITD" 2>/dev/null || break
 		sleep 0.1
@@ -168,11 +168,11 @@ waitfor() { for _ in $(seq 50); do "$@" && return 0; sleep 0.1; done; return 1; 
 
 n_full=8
 if [ "$(audit_status pid)" != 0 ]; then
-	for i in $(seq $n_full); do
+	for _ in $(seq $n_full); do
 		skip "audit log disk full" "an audit daemon we did not start runs"
 	done
 elif ! start_auditd suspend; then
-	for i in $(seq $n_full); do not_ok "auditd (disk_full_action=suspend) started"; done
+	for _ in $(seq $n_full); do not_ok "auditd (disk_full_action=suspend) started"; done
 else
 	auditctl -e 1 >/dev/null
 	out=$(login "$REQ")
@@ -180,7 +180,7 @@ else
 	check "disk not full yet: the op=start record is in the log" waitfor records_are start 1
 	fill
 	# the first records after the disk filled up may still fit in a page
-	for i in 1 2 3 4 5; do login "$OPT" >/dev/null; done
+	for _ in 1 2 3 4 5; do login "$OPT" >/dev/null; done
 	before=$(records start)
 	out=$(login "$REQ")
 	is "disk full, disk_full_action=suspend, audit=required: the login goes on (undetectable)" "$?" 0
@@ -191,7 +191,7 @@ else
 	auditctl -e "$enabled_before" >/dev/null
 
 	if ! start_auditd exec; then
-		for i in 1 2 3; do not_ok "auditd (disk_full_action=exec) started"; done
+		for _ in 1 2 3; do not_ok "auditd (disk_full_action=exec) started"; done
 	else
 		auditctl -e 1 >/dev/null
 		fill
