@@ -83,6 +83,7 @@ EXTRA_DIST += tests/check.sh
 EXTRA_DIST += tests/static.sh tests/STATIC.md tests/valgrind.sh \
 	tests/asan.sh tests/fuzz/run.sh tests/fuzz/fuzz_conf.c \
 	tests/fuzz/fuzz_proc.c tests/fuzz/fuzz_shell.c tests/fuzz/fuzz_args.c \
+	tests/fuzz/fuzz_pamopt.c \
 	tests/fuzz/corpus
 
 # load and soak over loopback: 200 concurrent logins, 1000 sequential
