@@ -45,6 +45,11 @@ EXTRA_DIST += tests/pam-audit.sh
 TESTS += tests/audit-faults.sh
 EXTRA_DIST += tests/audit-faults.sh
 
+# reviewing a session: pam_loginuid + pam_tty_audit + pam_hijack over
+# ssh, keystrokes inside the container tied to the container by auid/ses
+TESTS += tests/audit-review.sh
+EXTRA_DIST += tests/audit-review.sh
+
 # the real ssh path: private sshd, pam_hijack, hijack-shell, auditd
 check_PROGRAMS += tests/helpers/hj-tiocsti
 tests_helpers_hj_tiocsti_SOURCES = tests/helpers/hj-tiocsti.c
