@@ -19,7 +19,8 @@ for t in sshd ssh auditd auditctl ausearch aureport setcap; do
 	command -v $t >/dev/null 2>&1 || [ -x /usr/sbin/$t ] || skip_all "no $t"
 done
 for m in pam_loginuid.so pam_tty_audit.so; do
-	ls /lib/*/security/$m /usr/lib/*/security/$m /lib/security/$m 2>/dev/null | grep -q . || skip_all "no $m"
+	[ -n "$(find /lib /usr/lib -path "*/security/$m" -print -quit 2>/dev/null)" ] ||
+		skip_all "no $m"
 done
 D=$HJ_TMP/review
 mkdir -p "$D"
@@ -107,6 +108,7 @@ like "the keystrokes are recorded from the shell inside (comm sh)" \
 diag "aureport --tty rows of the session:"
 grep " $ses " <<<"$rep" | sed 's/^/#   /'
 diag "VIRT_CONTROL of the session:"
+# shellcheck disable=SC2001 # one prefix per line
 sed 's/^/#   /' <<<"$vrec"
 
 done_testing
