@@ -1,60 +1,103 @@
 #!/bin/bash
-# The Debian package: dpkg-buildpackage -us -uc -b from a copy of the
-# source, then what the .deb holds (dpkg-deb -c) and declares (conffiles,
-# maintainer scripts).  About two minutes on 2 cores: it runs only with
-# HIJACK_TEST_DEB=1 (tests/run sets it).
+# The Debian packages: dpkg-buildpackage -us -uc -b from a copy of the
+# source, then what each .deb holds (dpkg-deb -c) and declares (depends,
+# conffiles, maintainer scripts), and lintian.  libpam-hijack has the PAM
+# module, hijack.conf and their manual pages; hijack the programs.  Runs
+# only with HIJACK_TEST_DEB=1 (tests/run sets it).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/deb-build.sh"
 [ "${HIJACK_TEST_DEB:-0}" = 1 ] || skip_all "set HIJACK_TEST_DEB=1 to build the .deb"
-for t in dpkg-buildpackage dh dpkg-deb; do
-	command -v $t >/dev/null 2>&1 || skip_all "no $t (apt-get install dpkg-dev debhelper)"
-done
-[ -d "$top_srcdir/debian" ] || skip_all "no debian/ in $top_srcdir"
 
-# a clean copy: tracked and new files of a git checkout, or the dist tree
 W=$HJ_TMP/deb
-mkdir -p "$W/src"
-if git -C "$top_srcdir" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	git -C "$top_srcdir" ls-files -z -co --exclude-standard |
-		(cd "$top_srcdir" && xargs -0 cp --parents -a -t "$W/src" 2>/dev/null)
-else
-	cp -a "$top_srcdir/." "$W/src"
-fi
-chmod -R u+w "$W/src"
-# not inside our own make check: no make variables (TEST_LOGS...) leak in
-( cd "$W/src" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u HIJACK_TEST_DEB \
-	dpkg-buildpackage -us -uc -b ) >"$W/build.log" 2>&1
+deb_build "$W"
 rc=$?
 is "dpkg-buildpackage -us -uc -b succeeds" "$rc" 0
 [ $rc = 0 ] || { sed 's/^/# /' "$W/build.log" | tail -30; done_testing; exit 0; }
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
-deb=$(ls "$W"/hijack_*_"$arch".deb 2>/dev/null | head -n1)
-check "a hijack_*_$arch.deb was built" test -f "$deb"
-c=$(dpkg-deb -c "$deb" | awk '{ print $1, $6 }')
-for f in ./usr/bin/hijack ./usr/sbin/hijack-shell \
-	"./lib/$multiarch/security/pam_hijack.so" ./etc/security/hijack.conf \
-	./usr/share/man/man1/hijack.1.gz ./usr/share/man/man8/hijack-shell.8.gz \
-	./usr/share/man/man8/pam_hijack.8.gz ./usr/share/man/man5/hijack.conf.5.gz \
-	./usr/share/doc/hijack/examples/runtimes.conf ./usr/share/doc/hijack/copyright \
-	./usr/libexec/hijack/hijack-delegate; do
-	like "the package holds $f" "$c" " $f$"
-done
+pam=$(ls "$W"/libpam-hijack_*_"$arch".deb 2>/dev/null | head -n1)
+prog=$(ls "$W"/hijack_*_"$arch".deb 2>/dev/null | head -n1)
+check "a libpam-hijack_*_$arch.deb was built" test -f "$pam"
+check "a hijack_*_$arch.deb was built" test -f "$prog"
+n=0
+for d in "$W"/*.deb; do case $d in *-dbgsym_*) ;; *) n=$((n + 1)) ;; esac; done
+is "no other package was built (besides -dbgsym)" "$n" 2
+
+# files (no directories) of a package
+files() { dpkg-deb -c "$1" | awk '$1 !~ /^d/ { print $6 }' | sort; }
+cp_=$(files "$pam")
+cg=$(files "$prog")
+is "libpam-hijack holds the module, hijack.conf, their man pages, the pam-auth-update profile" \
+	"$(printf '%s\n' "$cp_" | tr '\n' ' ')" \
+	"$(printf '%s\n' ./etc/security/hijack.conf \
+		"./lib/$multiarch/security/pam_hijack.so" \
+		./usr/share/doc/libpam-hijack/README.md.gz \
+		./usr/share/doc/libpam-hijack/changelog.gz \
+		./usr/share/doc/libpam-hijack/copyright \
+		./usr/share/doc/libpam-hijack/examples/runtimes.conf \
+		./usr/share/lintian/overrides/libpam-hijack \
+		./usr/share/man/man5/hijack.conf.5.gz \
+		./usr/share/man/man8/pam_hijack.8.gz \
+		./usr/share/pam-configs/hijack | sort | tr '\n' ' ')"
+is "hijack holds the programs and their man pages" \
+	"$(printf '%s\n' "$cg" | tr '\n' ' ')" \
+	"$(printf '%s\n' ./usr/bin/hijack ./usr/sbin/hijack-shell \
+		./usr/libexec/hijack/hijack-delegate \
+		./usr/share/doc/hijack/README.md.gz \
+		./usr/share/doc/hijack/changelog.gz \
+		./usr/share/doc/hijack/copyright \
+		./usr/share/man/man1/hijack.1.gz \
+		./usr/share/man/man8/hijack-shell.8.gz | sort | tr '\n' ' ')"
+c=$(dpkg-deb -c "$prog" | awk '{ print $1, $6 }')
 like "hijack-shell is 0755 (file capabilities, not setuid)" "$c" "^-rwxr-xr-x \./usr/sbin/hijack-shell$"
+c="$c
+$(dpkg-deb -c "$pam" | awk '{ print $1, $6 }')"
 check "no setuid or setgid file" bash -c "! grep -Eq '^-..[sS]|^-.....[sS]' <<<'$c'"
 check "no libtool archive in the PAM directory" bash -c "! grep -q 'security/.*\.la$' <<<'$c'"
-d=$HJ_TMP/ctl
-dpkg-deb -e "$deb" "$d"
-is "/etc/security/hijack.conf is a conffile" "$(cat "$d/conffiles" 2>/dev/null)" /etc/security/hijack.conf
-like "postinst gives hijack-shell its file capabilities" "$(cat "$d/postinst")" \
+
+field() { dpkg-deb -f "$1" "$2"; }
+ver=$(field "$prog" Version)
+like "hijack depends on exactly its own libpam-hijack (hijack-shell reads its hijack.conf)" \
+	"$(field "$prog" Depends)" "(^|, )libpam-hijack \(= $ver\)(,|$)"
+like "hijack depends on libcap2-bin (postinst runs setcap)" "$(field "$prog" Depends)" "(^|, )libcap2-bin(,|$)"
+like "libpam-hijack depends on libpam-runtime (pam-auth-update)" \
+	"$(field "$pam" Depends)" "(^|, )libpam-runtime(,|$)"
+like "libpam-hijack recommends hijack (the shell that enters)" "$(field "$pam" Recommends)" "(^|, )hijack(,|$)"
+is "libpam-hijack is Multi-Arch: same, like other PAM modules" "$(field "$pam" Multi-Arch)" same
+
+P=$HJ_TMP/ctl-pam G=$HJ_TMP/ctl-prog
+dpkg-deb -e "$pam" "$P"
+dpkg-deb -e "$prog" "$G"
+is "libpam-hijack: /etc/security/hijack.conf is its only conffile" "$(cat "$P/conffiles" 2>/dev/null)" /etc/security/hijack.conf
+check "hijack: no conffile" test ! -e "$G/conffiles"
+like "hijack postinst gives hijack-shell its file capabilities" "$(cat "$G/postinst")" \
 	"setcap \"\\\$CAPS\" /usr/sbin/hijack-shell"
-like "postinst: exactly the five capabilities of hijack-shell(8)" "$(cat "$d/postinst")" \
+like "hijack postinst: exactly the five capabilities of hijack-shell(8)" "$(cat "$G/postinst")" \
 	"^CAPS=cap_sys_admin,cap_sys_chroot,cap_sys_ptrace,cap_dac_override,cap_audit_write\+ep$"
+caps=$(sed -n 's/^CAPS=//p' "$G/postinst")
+check "hijack-shell(8) documents the same setcap as postinst runs" \
+	grep -qxF "setcap $caps \\e" "$top_srcdir/man/hijack-shell.8"
+like "hijack postinst adds hijack-shell to /etc/shells" "$(cat "$G/postinst")" "^	add-shell /usr/sbin/hijack-shell$"
+like "hijack postrm removes it on remove and purge" "$(cat "$G/postrm")" "^	remove-shell /usr/sbin/hijack-shell$"
+like "libpam-hijack postinst registers the pam-auth-update profile" "$(cat "$P/postinst")" "^	pam-auth-update --package$"
+like "libpam-hijack prerm takes it out of the stacks on remove" "$(cat "$P/prerm")" \
+	"^	pam-auth-update --package --remove hijack$"
+prof=$(dpkg-deb --fsys-tarfile "$pam" | tar -xO ./usr/share/pam-configs/hijack)
+like "the pam-auth-update profile is not enabled by default" "$prof" "^Default: no$"
+like "the profile's account and session lines name pam_hijack.so" \
+	"$(grep -c '^	required	pam_hijack.so$' <<<"$prof")" "^2$"
 like "the module exports only pam_sm_*" \
-	"$(dpkg-deb --fsys-tarfile "$deb" | tar -xO "./lib/$multiarch/security/pam_hijack.so" > "$HJ_TMP/m.so"; nm -D --defined-only "$HJ_TMP/m.so" | awk '$2 == "T" { print $3 }' | sort | tr '\n' ' ')" \
+	"$(dpkg-deb --fsys-tarfile "$pam" | tar -xO "./lib/$multiarch/security/pam_hijack.so" > "$HJ_TMP/m.so"; nm -D --defined-only "$HJ_TMP/m.so" | awk '$2 == "T" { print $3 }' | sort | tr '\n' ' ')" \
 	"^(pam_sm_[a-z_]+ )+$"
+for s in "$P"/postinst "$P"/prerm "$G"/postinst "$G"/postrm; do
+	check "$(basename "$(dirname "$s")")/$(basename "$s") is valid sh" sh -n "$s"
+done
 if command -v lintian >/dev/null 2>&1; then
-	out=$(lintian --no-tag-display-limit "$W"/hijack_*.changes 2>&1)
+	out=$(lintian --tag-display-limit 0 "$W"/hijack_*.changes 2>&1)
 	is "lintian reports no error" "$(grep -c '^E:' <<<"$out")" 0
-	grep -E '^(E|W):' <<<"$out" | sed 's/^/# /'
+	is "lintian reports no warning" "$(grep -c '^W:' <<<"$out")" 0
+	grep -E '^(E|W|I):' <<<"$out" | sed 's/^/# /'
+else
+	skip "lintian reports no error" "no lintian (apt-get install lintian)"
 fi
 done_testing

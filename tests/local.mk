@@ -69,11 +69,18 @@ EXTRA_DIST += tests/attacks.sh
 TESTS += tests/e2e-runtimes.sh
 EXTRA_DIST += tests/e2e-runtimes.sh tests/sshd.sh
 
-# the Debian package (slow: only with HIJACK_TEST_DEB=1, as tests/run does)
-TESTS += tests/deb.sh
-EXTRA_DIST += tests/deb.sh debian/changelog debian/control debian/copyright \
-	debian/docs debian/postinst debian/postrm debian/rules \
-	debian/source/format
+# the Debian packages: their contents, then installed for real, an ssh
+# login through them, and purged (only with HIJACK_TEST_DEB=1, as
+# tests/run does)
+TESTS += tests/deb.sh tests/deb-e2e.sh
+EXTRA_DIST += tests/deb.sh tests/deb-e2e.sh tests/deb-build.sh \
+	debian/changelog debian/control debian/copyright debian/rules \
+	debian/source/format debian/not-installed debian/pam-configs/hijack \
+	debian/hijack.docs debian/hijack.install debian/hijack.postinst \
+	debian/hijack.postrm debian/libpam-hijack.docs \
+	debian/libpam-hijack.examples debian/libpam-hijack.install \
+	debian/libpam-hijack.lintian-overrides debian/libpam-hijack.postinst \
+	debian/libpam-hijack.prerm
 
 # rootless podman entered by the user's unprivileged hijack-shell, with the
 # delegated cgroup of contrib/hijack-delegate
