@@ -100,6 +100,27 @@ check "postinst listed hijack-shell in /etc/shells" grep -qx "$HS" /etc/shells
 is "$CONF is root-owned 0644" "$(stat -c '%U %a' "$CONF" 2>&1)" "root 644"
 check "pam-auth-update knows the profile hijack" grep -qx hijack /var/lib/pam/seen
 check "but did not enable it (Default: no)" bash -c '! grep -l pam_hijack /etc/pam.d/common-*'
+# the profile, enabled and then removed as prerm does, in a private mount
+# namespace over copies of the PAM stacks and debconf's database: the
+# machine's own stay untouched
+pa=$HJ_TMP/pam-auth
+mkdir -p "$pa"
+cp -a /etc/pam.d /var/lib/pam /var/cache/debconf "$pa/"
+stacks() { grep -h pam_hijack /etc/pam.d/common-* | tr -s ' \t' ' ' | sed 's/ $//' | tr '\n' ','; }
+out=$(export -f stacks; unshare --mount --propagation private bash -c "
+	mount --bind '$pa/pam.d' /etc/pam.d && mount --bind '$pa/pam' /var/lib/pam &&
+	mount --bind '$pa/debconf' /var/cache/debconf || exit 1
+	pam-auth-update --enable hijack 2>&1 | grep -q 'Local modifications' && exit 2
+	stacks; echo
+	pam-auth-update --package --remove hijack || echo remove failed; stacks" 2>&1)
+case $? in
+2) skip "pam-auth-update --enable hijack" "/etc/pam.d/common-* have local modifications" ;;
+*)
+	is "pam-auth-update --enable hijack: account and session lines in common-*" "$(head -n1 <<<"$out")" \
+		"account required pam_hijack.so,session required pam_hijack.so,session required pam_hijack.so,"
+	is "pam-auth-update --package --remove hijack (prerm) takes them out" "$(tail -n +2 <<<"$out")" ""
+	;;
+esac
 like "the installed hijack-shell runs" "$($HS --version 2>&1)" "[0-9]+\.[0-9]+"
 
 # -- a container, two users and their rules in the installed hijack.conf
