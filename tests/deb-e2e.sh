@@ -4,9 +4,10 @@
 # pam_hijack.so (a private sshd on loopback whose PAM service names the
 # module by its bare name) and the INSTALLED /usr/sbin/hijack-shell (the
 # user's login shell, file capabilities from postinst) into a throw-away
-# container, then purge them and check that nothing is left: no file or
-# directory of the packages, no hijack.conf, no /etc/shells entry, no dpkg
-# or pam-auth-update state.
+# container, then remove them (hijack.conf stays, the /etc/shells entry
+# goes) and purge them and check that nothing is left: no file or
+# directory of the packages, no hijack.conf, no /etc/shells entry, no dpkg,
+# apt or pam-auth-update state.
 #
 # It never touches an administrator's setup: it skips when either package
 # is known to dpkg, /etc/security/hijack.conf or any file of the packages
@@ -72,6 +73,7 @@ snapshot() {
 	sha256sum /etc/pam.d/common-* /var/lib/pam/* 2>&1
 	find /var/lib/dpkg/info -maxdepth 1 \( -name 'hijack.*' -o -name 'libpam-hijack[.:]*' \) | sort
 	ls -a /etc/security /usr/share/pam-configs
+	grep -E '^Package: (hijack|libpam-hijack)$' /var/lib/dpkg/status /var/lib/apt/extended_states
 }
 snapshot >"$HJ_TMP/before"
 
@@ -198,9 +200,23 @@ isnt "and never reaches a shell" "$out" "$(hostname)"
 like "by the account stack (the installed module)" "$(cat "$D/sshd.log")" \
 	"Access denied for user $U2 by PAM account configuration"
 
-# -- purge
+# -- remove: the programs and the /etc/shells entry go, the admin's
+# hijack.conf stays
 kill "$SSHD" 2>/dev/null
 wait "$SSHD" 2>/dev/null
+"${APT[@]}" remove $PKGS >"$HJ_TMP/remove.log" 2>&1
+rc=$?
+is "apt-get remove libpam-hijack hijack succeeds" "$rc" 0
+[ $rc = 0 ] || sed 's/^/# /' "$HJ_TMP/remove.log" | tail -20
+for p in $PKGS; do
+	is "$p keeps only its configuration" "$(pkg_state "$p")" config-files
+done
+check "remove: $HS is gone" test ! -e "$HS"
+check "remove: $MOD is gone" test ! -e "$MOD"
+check "remove: /etc/shells no longer lists $HS" bash -c "! grep -qx '$HS' /etc/shells"
+check "remove: $CONF with the test's rules stays" grep -q '^# deb-e2e.sh$' "$CONF"
+
+# -- purge
 "${APT[@]}" purge $PKGS >"$HJ_TMP/purge.log" 2>&1
 rc=$?
 is "apt-get purge libpam-hijack hijack succeeds" "$rc" 0
