@@ -6,7 +6,7 @@
 # only with HIJACK_TEST_DEB=1 (tests/run sets it).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/deb-build.sh"
-[ "${HIJACK_TEST_DEB:-0}" = 1 ] || skip_all "set HIJACK_TEST_DEB=1 to build the .deb"
+[ "${HIJACK_TEST_DEB:-0}" = 1 ] || skip_all "set HIJACK_TEST_DEB=1 to build the .debs"
 
 W=$HJ_TMP/deb
 deb_build "$W"
