@@ -236,9 +236,24 @@ static int check_container(pam_handle_t *pamh, const struct options *o,
 
 	e = hj_target_from_cgroup_spec(m->cgroup, &t);
 	if (!e) {
+		/*
+		 * A frozen container would stop hijack-shell's child at once;
+		 * it refuses too, but here the refusal is a PAM one, before
+		 * the session starts.  Other errors are left to hijack-shell.
+		 */
 		*vm_pid = t.pid;
+		e = hj_target_check_access(&t);
 		hj_target_release(&t);
-		return PAM_SUCCESS;
+		if (e != -EAGAIN)
+			return PAM_SUCCESS;
+		pam_syslog(pamh, LOG_ERR,
+			   "container %s (cgroup %s) is frozen; refusing %s "
+			   "(rule %u)",
+			   m->name, m->cgroup, pw->pw_name, m->line);
+		tell(pamh, o, PAM_ERROR_MSG,
+		     "container %s is frozen: try again later", m->name);
+		audit(pamh, "deny", m, pw, *vm_pid, "frozen", false);
+		return refuse;
 	}
 	*vm_pid = -1;
 	if (m->on_stopped == HJ_STOPPED_HOST) {

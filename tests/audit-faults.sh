@@ -246,6 +246,30 @@ else
 	like "out of pids: an op=deny reason=pids record" "$rec" \
 		"op=deny vm=\"full\" vm-pid=-1 user=\"$U2\".*reason=\"pids\".*res=failed"
 	echo max > "$pids/pids.max"
+
+	# -- a frozen container: pam_hijack refuses at once (no hang), with
+	#    a message and an op=deny reason=frozen record
+	V2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+	fz=$(cg_path "$V2" full)/cgroup.freeze
+	if [ -z "$V2" ] || [ ! -e "$fz" ]; then
+		for _ in 1 2 3 4; do skip "frozen container" "no cgroup.freeze"; done
+	else
+		echo 1 > "$fz"
+		HJ_CLEANUP+=("echo 0 > '$fz' 2>/dev/null")
+		out=$(timeout 60 ssh -p "$PORT" "${SSHO[@]}" "$U2@127.0.0.1" 'echo inside' 2>&1)
+		rc=$?
+		isnt "frozen container: the ssh login fails" "$rc" 0
+		isnt "frozen container: refused, not hung (timeout)" "$rc" 124
+		check "frozen container: nothing ran" bash -c "! grep -q inside <<<'$out'"
+		frozen() {
+			ausearch --input-logs -m VIRT_CONTROL -ts "$TS_DAY" "$TS_TIME" \
+				--vm-name full 2>/dev/null | grep "op=deny.*reason=\"frozen\""
+		}
+		rec=$(waitfor frozen)
+		like "frozen container: an op=deny reason=frozen record (pam_hijack's)" "$rec" \
+			"op=deny vm=\"full\" vm-pid=[0-9]+ user=\"$U2\".*reason=\"frozen\".*exe=\"/usr/sbin/sshd\".*res=failed"
+		echo 0 > "$fz"
+	fi
 fi
 
 done_testing
