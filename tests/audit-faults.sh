@@ -37,7 +37,6 @@ id=$$
 U1=hjtf1$id U2=hjtf2$id
 REQ=hjt-af-req-$id OPT=hjt-af-opt-$id
 
-audit_status() { auditctl -s | awk -v k="$1" '$1 == k { print $2 }'; }
 # an --enable-asan module needs the runtime preloaded into pamtester
 asan=$(readelf -d "$MODULE" 2>/dev/null | sed -n 's/.*\[\(libasan[^]]*\)\].*/\1/p')
 pamtester() {
@@ -220,15 +219,7 @@ if [ ! -f "$pids/pids.max" ]; then
 	for _ in 1 2 3 4; do skip "out of pids" "no pids controller"; done
 else
 	# an auditd for the record: ours, unless one runs
-	if [ "$(audit_status pid)" = 0 ]; then
-		auditd -n > "$D/auditd.out" 2>&1 &
-		AUDITD=$!
-		HJ_CLEANUP+=("kill -TERM $AUDITD 2>/dev/null; wait $AUDITD 2>/dev/null")
-		waitfor auditd_is "$AUDITD"
-	fi
-	[ "$(audit_status enabled)" = 1 ] || auditctl -e 1 >/dev/null
-	TS_DAY=$(date '+%x') TS_TIME=$(date '+%T')
-	sleep 1
+	hj_auditd "$D"
 	sshd_start "$D" "$U2"
 	cat "$pids/pids.current" > "$pids/pids.max"
 	out=$(s "$U2" 'echo inside; hostname' 2>&1)
@@ -238,11 +229,13 @@ else
 		"container full cannot start another process"
 	check "out of pids: nothing ran, inside or on the host" \
 		bash -c "! grep -q inside <<<'$out'"
+	# the op=deny records for the container "full" with reason $1
 	deny() {
 		ausearch --input-logs -m VIRT_CONTROL -ts "$TS_DAY" "$TS_TIME" \
-			--vm-name full 2>/dev/null | grep "op=deny.*user=\"$U2\""
+			--vm-name full 2>/dev/null |
+			grep "op=deny.*user=\"$U2\".*reason=\"$1\""
 	}
-	rec=$(waitfor deny)
+	rec=$(waitfor deny pids)
 	like "out of pids: an op=deny reason=pids record" "$rec" \
 		"op=deny vm=\"full\" vm-pid=-1 user=\"$U2\".*reason=\"pids\".*res=failed"
 	echo max > "$pids/pids.max"
@@ -261,11 +254,7 @@ else
 		isnt "frozen container: the ssh login fails" "$rc" 0
 		isnt "frozen container: refused, not hung (timeout)" "$rc" 124
 		check "frozen container: nothing ran" bash -c "! grep -q inside <<<'$out'"
-		frozen() {
-			ausearch --input-logs -m VIRT_CONTROL -ts "$TS_DAY" "$TS_TIME" \
-				--vm-name full 2>/dev/null | grep "op=deny.*reason=\"frozen\""
-		}
-		rec=$(waitfor frozen)
+		rec=$(waitfor deny frozen)
 		like "frozen container: an op=deny reason=frozen record (pam_hijack's)" "$rec" \
 			"op=deny vm=\"full\" vm-pid=[0-9]+ user=\"$U2\".*reason=\"frozen\".*exe=\"/usr/sbin/sshd\".*res=failed"
 		echo 0 > "$fz"

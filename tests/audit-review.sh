@@ -29,18 +29,7 @@ U1=hjtr1$id
 CT=review$id
 MARK="marker-$id-typed-inside"
 
-audit_status() { auditctl -s | awk -v k="$1" '$1 == k { print $2 }'; }
-if [ "$(audit_status pid)" = 0 ]; then
-	auditd -n >"$D/auditd.out" 2>&1 &
-	AUDITD=$!
-	HJ_CLEANUP+=("kill -TERM $AUDITD; wait $AUDITD")
-	for _ in $(seq 100); do [ "$(audit_status pid)" = "$AUDITD" ] && break; sleep 0.1; done
-fi
-enabled_before=$(audit_status enabled)
-HJ_CLEANUP+=("auditctl -e $enabled_before >/dev/null")
-[ "$(audit_status enabled)" = 1 ] || auditctl -e 1 >/dev/null
-TS_DAY=$(date '+%x') TS_TIME=$(date '+%T')
-sleep 1
+hj_auditd "$D"
 
 hj_shell_install "$D"
 hj_conf_take

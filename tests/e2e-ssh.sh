@@ -19,17 +19,7 @@ U1=hjt1$id U2=hjt2$id U3=hjt3$id U4=hjt4$id U5=hjt5$id G=hjtg$id
 hj_shell_install "$D"
 hj_conf_take
 
-# -- auditd: ours, unless one runs
-audit_status() { auditctl -s | awk -v k="$1" '$1 == k { print $2 }'; }
-if [ "$(audit_status pid)" = 0 ]; then
-	auditd -n >"$D/auditd.out" 2>&1 &
-	AUDITD=$!
-	HJ_CLEANUP+=("kill -TERM $AUDITD; wait $AUDITD")
-	for i in $(seq 100); do [ "$(audit_status pid)" = "$AUDITD" ] && break; sleep 0.1; done
-fi
-[ "$(audit_status enabled)" = 1 ] || auditctl -e 1 >/dev/null
-TS_DAY=$(date '+%x') TS_TIME=$(date '+%T')
-sleep 1
+hj_auditd "$D"
 
 # -- containers: web1 (users), web2 (group), with ssh tools inside
 copy_bin() { # ROOTFS BINARY

@@ -148,6 +148,30 @@ ct_kill() {
 
 ns_of() { readlink "/proc/$1/ns/$2"; }
 
+# hj_auditd DIR: an audit daemon for the test's records, ours (auditd -n,
+# stopped on exit) unless one runs, and auditing enabled for the run (put
+# back as it was on exit).  Sets AUDITD (empty when not ours), and TS_DAY
+# TS_TIME for `ausearch -ts` (resolution: seconds).
+audit_status() { auditctl -s | awk -v k="$1" '$1 == k { print $2 }'; }
+hj_auditd() {
+	local i before
+	AUDITD=
+	if [ "$(audit_status pid)" = 0 ]; then
+		auditd -n >"$1/auditd.out" 2>&1 &
+		AUDITD=$!
+		HJ_CLEANUP+=("kill -TERM $AUDITD 2>/dev/null; wait $AUDITD 2>/dev/null")
+		for i in $(seq 100); do
+			[ "$(audit_status pid)" = "$AUDITD" ] && break
+			sleep 0.1
+		done
+	fi
+	before=$(audit_status enabled)
+	HJ_CLEANUP+=("auditctl -e $before >/dev/null")
+	[ "$before" = 1 ] || auditctl -e 1 >/dev/null
+	TS_DAY=$(date '+%x') TS_TIME=$(date '+%T')
+	sleep 1
+}
+
 hj_cleanup() {
 	local f
 	ct_kill "${HJ_PIDS[@]}" 2>/dev/null
