@@ -28,9 +28,7 @@
 . "$(dirname "$0")/sshd.sh"
 hj_private_mounts "$0" "$@"
 require_root
-for t in auditd auditctl ausearch pamtester sshd ssh setcap; do
-	command -v $t >/dev/null 2>&1 || [ -x /usr/sbin/$t ] || skip_all "no $t"
-done
+require_tools auditd auditctl ausearch pamtester sshd ssh setcap
 D=$HJ_TMP/af
 mkdir -p "$D"
 id=$$

@@ -15,9 +15,7 @@
 . "$(dirname "$0")/sshd.sh"
 hj_private_mounts "$0" "$@"
 require_root
-for t in sshd ssh auditd auditctl ausearch aureport setcap; do
-	command -v $t >/dev/null 2>&1 || [ -x /usr/sbin/$t ] || skip_all "no $t"
-done
+require_tools sshd ssh auditd auditctl ausearch aureport setcap
 for m in pam_loginuid.so pam_tty_audit.so; do
 	[ -n "$(find /lib /usr/lib -path "*/security/$m" -print -quit 2>/dev/null)" ] ||
 		skip_all "no $m"

@@ -23,9 +23,7 @@
 trap 'exit 130' INT
 trap 'exit 143' TERM
 require_root
-for t in sshd ssh ssh-keygen setcap getcap apt-get dpkg-query busybox; do
-	command -v $t >/dev/null 2>&1 || [ -x /usr/sbin/$t ] || skip_all "no $t"
-done
+require_tools sshd ssh ssh-keygen setcap getcap apt-get dpkg-query busybox
 PKGS="libpam-hijack hijack"
 CONF=/etc/security/hijack.conf
 HS=/usr/sbin/hijack-shell

@@ -15,9 +15,7 @@
 . "$(dirname "$0")/sshd.sh"
 hj_private_mounts "$0" "$@"
 require_root
-for t in sshd ssh podman newuidmap setpriv runc; do
-	command -v $t >/dev/null 2>&1 || [ -x /usr/sbin/$t ] || skip_all "no $t"
-done
+require_tools sshd ssh podman newuidmap setpriv runc
 D=$HJ_TMP/ssh
 id=$$
 US="$top_srcdir/tests/users.sh"

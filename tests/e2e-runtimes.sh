@@ -12,9 +12,7 @@
 . "$(dirname "$0")/sshd.sh"
 hj_private_mounts "$0" "$@"
 require_root
-for t in sshd ssh setcap python3 flock; do
-	command -v $t >/dev/null 2>&1 || [ -x /usr/sbin/$t ] || skip_all "no $t"
-done
+require_tools sshd ssh setcap python3 flock
 D=$HJ_TMP/ssh
 id=$$
 U="$top_srcdir/tests/users.sh"

@@ -8,9 +8,7 @@
 . "$(dirname "$0")/sshd.sh"
 hj_private_mounts "$0" "$@"
 require_root
-for t in sshd ssh scp sftp rsync auditctl ausearch python3 setcap; do
-	command -v $t >/dev/null 2>&1 || [ -x /usr/sbin/$t ] || skip_all "no $t"
-done
+require_tools sshd ssh scp sftp rsync auditctl ausearch python3 setcap
 D=$HJ_TMP/ssh
 mkdir -p "$D"
 id=$$

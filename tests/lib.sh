@@ -41,6 +41,14 @@ done_testing() { echo "1..$T_N"; }
 diag() { echo "# $*"; }
 
 require_root() { [ "$(id -u)" = 0 ] || skip_all "needs root"; }
+# require_tools CMD...: skip the whole test unless each is in PATH or sbin
+require_tools() {
+	local t
+	for t; do
+		command -v "$t" >/dev/null 2>&1 || [ -x "/usr/sbin/$t" ] ||
+			skip_all "no $t"
+	done
+}
 
 # Mount points of the cgroup hierarchies (v1 and v2) in this mount ns.
 hj_hierarchies() {
