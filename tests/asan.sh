@@ -1,5 +1,5 @@
 #!/bin/bash
-# `make check` again (the unit, CLI, PAM and ssh tests), built a second
+# `make check` again (all but the soak and package tests), built a second
 # time with --enable-asan --enable-ubsan --enable-werror in build-asan/
 # (a copy of the sources: automake builds out of tree only from an
 # unconfigured source tree, and tests/run builds in tree).  One TAP line
@@ -30,11 +30,13 @@ if ! { ./autogen.sh && ./configure --enable-asan --enable-ubsan \
 	exit 1
 fi
 rm -f tests/*.trs tests/*/*.trs
-# Every line of the library, the module and the shell runs in these; the
-# runtime, rootless, attack and package tests (minutes each) run once, in
-# the plain build.  HIJACK_ASAN_TESTS=all runs the whole make check.
+# All of make check but the soak (1 200 logins of the same paths, run once
+# in the plain build) and the package tests (the .debs are built without
+# sanitizers).  HIJACK_ASAN_TESTS=all runs the whole make check.
 tests=${HIJACK_ASAN_TESTS:-tests/check_lib tests/check_conf tests/check_pam \
-tests/hijack-cli.sh tests/pam-audit.sh tests/e2e-ssh.sh}
+tests/hijack-cli.sh tests/pam-audit.sh tests/e2e-ssh.sh tests/attacks.sh \
+tests/check.sh tests/audit-faults.sh tests/audit-review.sh \
+tests/e2e-runtimes.sh tests/e2e-rootless.sh}
 if [ "$tests" = all ]; then
 	HIJACK_TEST_DEB=0 make -j1 check >>"$log" 2>&1
 else
