@@ -18,6 +18,8 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <security/pam_appl.h>
 #include <signal.h>
@@ -80,24 +82,77 @@ static void getenv_into(pam_handle_t *pamh, const char *name, char *buf,
 	snprintf(buf, size, "%s", v ? v : "(unset)");
 }
 
-/* Everything logged since the last call, one message a line. */
-static void read_log(void)
+/*
+ * Everything logged since the last call, one message a line.  /dev/log
+ * is the machine's: anything else that logs while a test runs (sshd of
+ * another test, say) lands here too, and once its queue is full
+ * (net.unix.max_dgram_qlen) the module's own syslog() would block in the
+ * very process that should read it.  A thread of each test drains it.
+ */
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static char pending[sizeof(logged)]; /* drained, not yet read_log()'d */
+static size_t log_len;
+
+/* with log_lock held */
+static void log_drain(void)
 {
-	size_t len = 0;
-
-	logged[0] = '\0';
-	if (logfd < 0)
-		return;
 	for (;;) {
-		ssize_t r = recv(logfd, logged + len, sizeof(logged) - len - 2,
-				 MSG_DONTWAIT);
+		ssize_t r = recv(logfd, pending + log_len,
+				 sizeof(pending) - log_len - 2, MSG_DONTWAIT);
 
+		if (r < 0 && errno == EINTR)
+			continue;
 		if (r <= 0)
 			break;
-		len += r;
-		logged[len++] = '\n';
-		logged[len] = '\0';
+		log_len += r;
+		pending[log_len++] = '\n';
+		pending[log_len] = '\0';
+		/* full: keep the newest half, the rest is others' noise */
+		if (sizeof(pending) - log_len < 1024) {
+			size_t cut = log_len / 2;
+
+			memmove(pending, pending + cut, log_len - cut + 1);
+			log_len -= cut;
+		}
 	}
+}
+
+static void *log_thread(void *arg)
+{
+	struct pollfd p = { .fd = logfd, .events = POLLIN };
+
+	for (;;) {
+		if (poll(&p, 1, -1) < 0 && errno != EINTR)
+			return arg;
+		pthread_mutex_lock(&log_lock);
+		log_drain();
+		pthread_mutex_unlock(&log_lock);
+	}
+}
+
+/* checked fixture: runs in each test's own process */
+static void log_reader_start(void)
+{
+	pthread_t t;
+
+	log_len = 0;
+	pending[0] = '\0';
+	if (logfd >= 0 && pthread_create(&t, NULL, log_thread, NULL) == 0)
+		pthread_detach(t);
+}
+
+static void read_log(void)
+{
+	if (logfd < 0) {
+		logged[0] = '\0';
+		return;
+	}
+	pthread_mutex_lock(&log_lock);
+	log_drain();
+	memcpy(logged, pending, log_len + 1);
+	log_len = 0;
+	pending[0] = '\0';
+	pthread_mutex_unlock(&log_lock);
 }
 
 static void login(const char *service, const char *user, struct outcome *o)
@@ -572,6 +627,8 @@ static Suite *pam_suite(void)
 
 	/* valgrind 3.19 has no pidfd_open: tests/valgrind.sh leaves these */
 	tcase_set_tags(te, "pidfd");
+	tcase_add_checked_fixture(te, log_reader_start, NULL);
+	tcase_add_checked_fixture(tc, log_reader_start, NULL);
 	tcase_add_test(te, test_mapped);
 	tcase_add_test(te, test_group_mapped);
 	tcase_add_test(te, test_v1_controller);
