@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libcgroup.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +68,7 @@ static int controllers_of(const char *opts, size_t len, char *out,
 }
 
 /* Both lists name the same set of controllers. */
-static bool same_controllers(const char *a, size_t alen, const char *b)
+bool hj_same_controllers(const char *a, size_t alen, const char *b)
 {
 	const char *p = a, *end = a + alen;
 	size_t na = 0, nb = 1;
@@ -153,6 +152,16 @@ static int split(const char *p, const char *end, const char **f, size_t *fl,
 	return n;
 }
 
+/* Only the bytes in use: a whole struct is 8 KiB of fresh pages. */
+static void copy_hierarchy(struct hj_hierarchy *to,
+			   const struct hj_hierarchy *from)
+{
+	to->v2 = from->v2;
+	memcpy(to->mnt, from->mnt, strlen(from->mnt) + 1);
+	memcpy(to->root, from->root, strlen(from->root) + 1);
+	memcpy(to->opts, from->opts, strlen(from->opts) + 1);
+}
+
 int hj_parse_mountinfo(const char *buf, size_t len, struct hj_hierarchy *h,
 		       size_t max, size_t *n)
 {
@@ -179,7 +188,9 @@ int hj_parse_mountinfo(const char *buf, size_t len, struct hj_hierarchy *h,
 			}
 		if (sep < 0 || sep + 3 >= nf)
 			continue;
-		memset(&cur, 0, sizeof(cur));
+		/* no memset: 8 KiB a line; every string is written below */
+		cur.v2 = false;
+		cur.opts[0] = '\0';
 		if (fl[sep + 1] == 7 && !memcmp(f[sep + 1], "cgroup2", 7))
 			cur.v2 = true;
 		else if (!(fl[sep + 1] == 6 && !memcmp(f[sep + 1], "cgroup", 6)))
@@ -197,12 +208,12 @@ int hj_parse_mountinfo(const char *buf, size_t len, struct hj_hierarchy *h,
 				break;
 		if (i < *n) {
 			if (strcmp(h[i].root, "/") && !strcmp(cur.root, "/"))
-				h[i] = cur;
+				copy_hierarchy(&h[i], &cur);
 			continue;
 		}
 		if (*n == max)
 			return -E2BIG;
-		h[(*n)++] = cur;
+		copy_hierarchy(&h[(*n)++], &cur);
 	}
 	return 0;
 }
@@ -286,7 +297,7 @@ int hj_parse_proc_cgroup(const char *buf, size_t len,
 		plen = eol - path;
 		for (i = 0; i < nh; i++) {
 			if (c2 == c1 + 1 ? h[i].v2 :
-					   !h[i].v2 && same_controllers(
+					   !h[i].v2 && hj_same_controllers(
 							       c1 + 1,
 							       c2 - c1 - 1,
 							       h[i].opts))
@@ -545,175 +556,41 @@ int hj_cgroup_is_member_file(int fd)
 	return -EBADF;
 }
 
-/*
- * Find the mount of a v1 controller.  libcgroup does this lookup well on
- * v1 (see FIELD-NOTES); its answer must still be one of the hierarchies
- * we parsed, so that its root is known.
- */
-static int controller_hierarchy(const char *controller,
-				const struct hj_hierarchy *h, size_t nh)
+/* /proc/PID/cgroup mapped onto the hierarchies. */
+static int read_memberships(pid_t pid, struct hj_task_cgroups *tc,
+			    struct hj_membership *m, size_t *n)
 {
-	char *mnt = NULL;
-	size_t i;
-	int idx = -ENOENT;
-
-	if (cgroup_init() == 0 &&
-	    cgroup_get_subsys_mount_point(controller, &mnt) == 0 && mnt) {
-		for (i = 0; i < nh; i++)
-			if (!h[i].v2 && !strcmp(h[i].mnt, mnt))
-				idx = i;
-		free(mnt);
-		if (idx >= 0)
-			return idx;
-	}
-	/* libcgroup does not know it (e.g. a named hierarchy): match opts */
-	for (i = 0; i < nh; i++)
-		if (!h[i].v2 &&
-		    same_controllers(controller, strlen(controller), h[i].opts))
-			return i;
-	for (i = 0; i < nh; i++) {
-		const char *o = h[i].opts;
-		size_t cl = strlen(controller);
-
-		if (h[i].v2)
-			continue;
-		while (o && *o) {
-			if (!strncmp(o, controller, cl) &&
-			    (o[cl] == ',' || o[cl] == '\0'))
-				return i;
-			o = strchr(o, ',');
-			if (o)
-				o++;
-		}
-	}
-	return -ENOENT;
-}
-
-/* Split "[controller:]path" and check the path. */
-static int split_spec(const char *spec, char *controller, size_t size,
-		      const char **path)
-{
-	const char *colon = strchr(spec, ':');
-
-	*path = spec;
-	controller[0] = '\0';
-	if (colon) {
-		if ((size_t)(colon - spec) >= size || colon == spec)
-			return -EINVAL;
-		memcpy(controller, spec, colon - spec);
-		controller[colon - spec] = '\0';
-		*path = colon + 1;
-	}
-	while (**path == '/')
-		(*path)++;
-	return hj_cgroup_path_check(*path);
-}
-
-/*
- * Open every directory the cgroup named by "[controller:]path" has, path
- * relative to the hierarchy roots, in the order to try them: with a
- * controller its v1 hierarchy alone; without, the cgroup2 hierarchy
- * first, then each v1 hierarchy in mount order.  O_PATH directory fds in
- * @dirfds; -ENOENT when the cgroup exists on no hierarchy.
- */
-int hj_cgroup_open_spec_all(const char *spec, int *dirfds, size_t max,
-			    size_t *n)
-{
-	struct hj_hierarchy *h;
-	char controller[128];
-	const char *path;
-	size_t nh, i, pass;
-	int r, fd;
-
-	*n = 0;
-	r = split_spec(spec, controller, sizeof(controller), &path);
-	if (r)
-		return r;
-	h = calloc(HJ_MAX_HIERARCHIES, sizeof(*h));
-	if (!h)
-		return -ENOMEM;
-	r = hj_cgroup_hierarchies(h, HJ_MAX_HIERARCHIES, &nh);
-	if (r)
-		goto out_free;
-	if (*controller) {
-		r = controller_hierarchy(controller, h, nh);
-		if (r < 0)
-			goto out_free;
-		fd = hj_cgroup_openat(&h[r], path, O_PATH | O_DIRECTORY);
-		if (fd < 0) {
-			r = fd;
-			goto out_free;
-		}
-		dirfds[(*n)++] = fd;
-		r = 0;
-		goto out_free;
-	}
-	r = -ENOENT;
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < nh && *n < max; i++) {
-			if (h[i].v2 != !pass)
-				continue;
-			fd = hj_cgroup_openat(&h[i], path,
-					      O_PATH | O_DIRECTORY);
-			/* absent on this hierarchy: try the next one */
-			if (fd == -ENOENT)
-				continue;
-			if (fd < 0) {
-				r = fd;
-				goto out_close;
-			}
-			dirfds[(*n)++] = fd;
-			r = 0;
-		}
-	}
-	goto out_free;
-
-out_close:
-	while (*n)
-		close(dirfds[--(*n)]);
-out_free:
-	free(h);
-	return r;
-}
-
-/* The first directory of hj_cgroup_open_spec_all(), in *dirfd. */
-int hj_cgroup_open_spec(const char *spec, int *dirfd)
-{
-	int fds[HJ_MAX_HIERARCHIES];
-	size_t n;
+	char buf[8192];
+	size_t len;
 	int r;
 
-	r = hj_cgroup_open_spec_all(spec, fds, HJ_MAX_HIERARCHIES, &n);
+	r = hj_proc_read(pid, "cgroup", buf, sizeof(buf), &len);
+	if (r == -ENOENT)
+		return -ESRCH; /* the task, not the cgroupfs, is gone */
 	if (r)
 		return r;
-	*dirfd = fds[0];
-	while (n > 1)
-		close(fds[--n]);
-	return 0;
+	return hj_parse_proc_cgroup(buf, len, tc->h, tc->nh, m,
+				    HJ_MAX_HIERARCHIES, n);
 }
 
 /*
  * The cgroups of @pid on every mounted hierarchy, read from the host's
- * /proc.  -ENOENT when no cgroup filesystem is mounted.
+ * /proc, and with @self the caller's as well (in ->self): the hierarchy
+ * table is read once for both.  -ENOENT when no cgroup filesystem is
+ * mounted.
  */
-int hj_task_cgroups(pid_t pid, struct hj_task_cgroups **out)
+int hj_task_cgroups(pid_t pid, bool self, struct hj_task_cgroups **out)
 {
 	struct hj_task_cgroups *tc = calloc(1, sizeof(*tc));
-	char buf[8192];
-	size_t len;
 	int r;
 
 	if (!tc)
 		return -ENOMEM;
 	r = hj_cgroup_hierarchies(tc->h, HJ_MAX_HIERARCHIES, &tc->nh);
-	if (!r) {
-		r = hj_proc_read(pid, "cgroup", buf, sizeof(buf), &len);
-		if (r == -ENOENT)
-			r = -ESRCH; /* the task, not the cgroupfs, is gone */
-	}
 	if (!r)
-		r = hj_parse_proc_cgroup(buf, len, tc->h, tc->nh, tc->m,
-					 HJ_MAX_HIERARCHIES, &tc->nm);
+		r = read_memberships(pid, tc, tc->m, &tc->nm);
+	if (!r && self)
+		r = read_memberships(getpid(), tc, tc->self, &tc->nself);
 	if (r) {
 		free(tc);
 		return r;
@@ -740,21 +617,15 @@ static bool file_says(int dfd, const char *name, const char *what)
 }
 
 /*
- * Is @pid's cgroup frozen (cgroup2 cgroup.events "frozen 1", or a v1
- * freezer that is not THAWED)?  A task joining it would stop at once, and
- * a login would hang instead of failing: 1 frozen, 0 not, -errno.
+ * Is the task of @tc in a frozen cgroup (cgroup2 cgroup.events "frozen 1",
+ * or a v1 freezer that is not THAWED)?  A task joining it would stop at
+ * once, and a login would hang instead of failing: 1 frozen, 0 not.
  */
-int hj_cgroup_frozen(pid_t pid)
+int hj_cgroup_frozen(const struct hj_task_cgroups *tc)
 {
-	struct hj_task_cgroups *tc;
 	size_t i;
-	int r, frozen = 0;
+	int frozen = 0;
 
-	r = hj_task_cgroups(pid, &tc);
-	if (r == -ENOENT)
-		return 0;
-	if (r)
-		return r;
 	for (i = 0; i < tc->nm && !frozen; i++) {
 		const struct hj_hierarchy *h = &tc->h[tc->m[i].hier];
 		int dfd;
@@ -771,6 +642,5 @@ int hj_cgroup_frozen(pid_t pid)
 				 file_says(dfd, "freezer.state", "FREEZING");
 		close(dfd);
 	}
-	free(tc);
 	return frozen;
 }

@@ -7,6 +7,7 @@ lib_libhijack_la_SOURCES = \
 	lib/util.h \
 	lib/audit.c \
 	lib/cgroup.c \
+	lib/cgroup-spec.c \
 	lib/conf.c \
 	lib/ns.c \
 	lib/proc.c \

@@ -3,9 +3,11 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "hijack.h"
 
@@ -70,26 +72,41 @@ int hj_ns_inode(pid_t pid, unsigned int bit, unsigned long long *ino)
 /*
  * Namespaces of @pid that differ from the caller's.  A kernel without a
  * namespace type (no time namespaces before 5.6) simply has nothing to
- * enter there.
+ * enter there.  Both ns directories are looked up once.
  */
 int hj_ns_differ(pid_t pid, unsigned int *mask)
 {
-	int i, r;
+	char path[64];
+	int mine, theirs, i, r = 0;
 
 	*mask = 0;
+	snprintf(path, sizeof(path), "/proc/%d/ns", (int)pid);
+	mine = open("/proc/self/ns", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (mine < 0)
+		return -errno;
+	theirs = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	if (theirs < 0) {
+		r = errno == EACCES ? -EPERM : -errno;
+		close(mine);
+		return r;
+	}
 	for (i = 0; i < HJ_NS_COUNT; i++) {
-		unsigned long long mine, theirs;
+		struct stat a, b;
 
-		r = hj_ns_inode(0, ns_table[i].bit, &mine);
-		if (r == -ENOENT)
-			continue;
-		if (r)
-			return r;
-		r = hj_ns_inode(pid, ns_table[i].bit, &theirs);
-		if (r)
-			return r == -EACCES ? -EPERM : r;
-		if (mine != theirs)
+		if (fstatat(mine, ns_table[i].name, &a, 0)) {
+			if (errno == ENOENT)
+				continue;
+			r = -errno;
+			break;
+		}
+		if (fstatat(theirs, ns_table[i].name, &b, 0)) {
+			r = errno == EACCES ? -EPERM : -errno;
+			break;
+		}
+		if (a.st_ino != b.st_ino || a.st_dev != b.st_dev)
 			*mask |= ns_table[i].bit;
 	}
-	return 0;
+	close(theirs);
+	close(mine);
+	return r;
 }

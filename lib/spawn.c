@@ -169,33 +169,32 @@ static int open_proc_dir(pid_t pid, const char *what)
 }
 
 /* Open the target's cgroups on hierarchies where it is not in ours. */
-static int join_differing(const struct hj_task_cgroups *tt,
-			  const struct hj_task_cgroups *mt, struct prep *p)
+static int join_differing(const struct hj_task_cgroups *tc, struct prep *p)
 {
 	size_t i, j;
 	int r;
 
-	for (i = 0; i < tt->nm; i++) {
-		const struct hj_hierarchy *hi = &tt->h[tt->m[i].hier];
+	for (i = 0; i < tc->nm; i++) {
+		const struct hj_hierarchy *hi = &tc->h[tc->m[i].hier];
 		int fd;
 
-		for (j = 0; j < mt->nm; j++)
-			if (mt->m[j].hier == tt->m[i].hier)
+		for (j = 0; j < tc->nself; j++)
+			if (tc->self[j].hier == tc->m[i].hier)
 				break;
-		if (j < mt->nm && !strcmp(mt->m[j].path, tt->m[i].path))
+		if (j < tc->nself && !strcmp(tc->self[j].path, tc->m[i].path))
 			continue;
-		r = hj_cgroup_path_check(tt->m[i].path);
+		r = hj_cgroup_path_check(tc->m[i].path);
 		if (r)
 			return r;
 		if (hi->v2) {
-			fd = hj_cgroup_openat(hi, tt->m[i].path,
+			fd = hj_cgroup_openat(hi, tc->m[i].path,
 					      O_PATH | O_DIRECTORY);
 			if (fd < 0)
 				return fd;
 			close_safe(&p->v2fd);
 			p->v2fd = fd;
 		} else {
-			int dfd = hj_cgroup_openat(hi, tt->m[i].path,
+			int dfd = hj_cgroup_openat(hi, tc->m[i].path,
 						   O_PATH | O_DIRECTORY);
 
 			if (dfd < 0)
@@ -213,27 +212,12 @@ static int join_differing(const struct hj_task_cgroups *tt,
 	return 0;
 }
 
-/* The target's cgroups, where they differ from ours. */
-static int prep_cgroups(const struct hj_target *t, struct prep *p)
-{
-	struct hj_task_cgroups *tt = NULL, *mt = NULL;
-	int r;
-
-	r = hj_task_cgroups(t->pid, &tt);
-	if (r == -ENOENT)
-		return 0; /* no cgroupfs mounted: nothing to join */
-	if (!r)
-		r = hj_task_cgroups(getpid(), &mt);
-	if (!r)
-		r = join_differing(tt, mt, p);
-	free(tt);
-	free(mt);
-	return r;
-}
-
-
-static int prep_stock(const struct hj_target *t,
-		      const struct hj_spawn_opts *o, struct prep *p)
+/*
+ * @cg: the target's and our cgroups as hj_target_access() read them (NULL
+ * when no cgroupfs is mounted: nothing to join).
+ */
+static int prep_stock(struct hj_target *t, const struct hj_spawn_opts *o,
+		      const struct hj_task_cgroups *cg, struct prep *p)
 {
 	int r;
 
@@ -245,11 +229,13 @@ static int prep_stock(const struct hj_target *t,
 		if (p->cwdfd < 0)
 			return p->cwdfd == -EACCES ? -EPERM : p->cwdfd;
 	}
-	r = prep_cgroups(t, p);
-	if (r)
-		return r;
+	if (cg) {
+		r = join_differing(cg, p);
+		if (r)
+			return r;
+	}
 	/* all of the above was read from the task the pidfd pins */
-	return hj_target_alive(t);
+	return hj_target_recheck(t);
 }
 
 /* In the new process, after the namespaces: root, then a cwd inside. */
@@ -342,6 +328,7 @@ out:
 }
 
 static pid_t spawn_stock(struct hj_target *t, const struct hj_spawn_opts *o,
+			 const struct hj_task_cgroups *cg,
 			 struct hj_spawn_info *info)
 {
 	struct clone_args args = { 0 };
@@ -351,7 +338,7 @@ static pid_t spawn_stock(struct hj_target *t, const struct hj_spawn_opts *o,
 	pid_t ipid = -1;
 	int r, status;
 
-	r = prep_stock(t, o, &p);
+	r = prep_stock(t, o, cg, &p);
 	if (r)
 		goto out;
 	if (pipe2(repp, O_CLOEXEC)) {
@@ -377,13 +364,15 @@ static pid_t spawn_stock(struct hj_target *t, const struct hj_spawn_opts *o,
 		return 0;
 	}
 	close_safe(&repp[1]);
+	/*
+	 * I writes its report and exits at once: wait for the exit first,
+	 * then the report is there (or EOF), one wake-up instead of two.
+	 */
+	while (waitpid(ipid, &status, 0) < 0 && errno == EINTR)
+		;
 	r = read_full(repp[0], &rep, sizeof(rep));
 	if (!r)
 		r = rep.err;
-	if (r)
-		kill(ipid, SIGKILL);
-	while (waitpid(ipid, &status, 0) < 0 && errno == EINTR)
-		;
 	if (!r) {
 		info->backend = HJ_BACKEND_STOCK;
 		info->ns_entered = t->ns_differ;
@@ -451,8 +440,10 @@ pid_t hj_spawn(struct hj_target *t, const struct hj_spawn_opts *opts,
 	       struct hj_spawn_info *info)
 {
 	struct hj_spawn_opts o = *opts;
+	struct hj_task_cgroups *cg = NULL;
 	struct hj_spawn_info dummy;
 	int r, nr = -ENOSYS;
+	pid_t pid;
 
 	if (!info)
 		info = &dummy;
@@ -462,20 +453,27 @@ pid_t hj_spawn(struct hj_target *t, const struct hj_spawn_opts *opts,
 	r = hj_check_clone_flags(o.clone_flags);
 	if (r)
 		return r;
-	r = hj_target_check_access(t);
+	/* the target's cgroups and ours are read once, here */
+	r = hj_target_access(t, &cg);
 	if (r)
 		return r;
 	if (o.backend != HJ_BACKEND_STOCK)
 		nr = hj_native_syscall_nr();
-	if (o.backend == HJ_BACKEND_NATIVE && nr < 0)
-		return -ENOSYS;
-	if (nr > 0) {
-		pid_t pid = spawn_native(nr, t, &o, info);
-
-		if (pid != -ENOSYS || o.backend == HJ_BACKEND_NATIVE)
-			return pid;
+	if (o.backend == HJ_BACKEND_NATIVE && nr < 0) {
+		pid = -ENOSYS;
+		goto out;
 	}
-	return spawn_stock(t, &o, info);
+	if (nr > 0) {
+		pid = hj_target_recheck(t);
+		if (!pid)
+			pid = spawn_native(nr, t, &o, info);
+		if (pid != -ENOSYS || o.backend == HJ_BACKEND_NATIVE)
+			goto out;
+	}
+	pid = spawn_stock(t, &o, cg, info);
+out:
+	free(cg);
+	return pid;
 }
 
 int hj_wait(pid_t child, int *status)

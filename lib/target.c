@@ -118,25 +118,25 @@ static int my_pidns_depth(void)
 }
 
 /*
- * Pin @pid (a process, not a thread) and check that it is the task whose
- * start time we saw: the pid cannot have been reused in between.
+ * @fd pins the process @pid: read its status and start time once, now
+ * that the pid cannot be reused, and check it is a live process (and the
+ * task whose start time we saw before pinning, when @want_start is given).
  */
-static int pin(pid_t pid, unsigned long long starttime, struct hj_target *t)
+static int pin_fd(pid_t pid, int fd, const unsigned long long *want_start,
+		  struct hj_target *t)
 {
 	struct hj_proc_status st;
-	unsigned long long again;
-	int fd, r;
+	unsigned long long start;
+	int r;
 
-	fd = hj_pidfd_open(pid);
-	if (fd < 0)
-		return fd == -EINVAL ? -ESRCH : fd;
-	r = read_starttime(pid, &again);
-	if (!r && again != starttime)
+	r = read_status(pid, &st);
+	if (!r && (st.tgid != pid || !live_state(st.state)))
 		r = -ESRCH;
 	if (!r)
-		r = read_status(pid, &st);
-	if (!r && !live_state(st.state))
+		r = read_starttime(pid, &start);
+	if (!r && want_start && start != *want_start)
 		r = -ESRCH;
+	/* the reads were of the pinned task if it is still unreaped now */
 	if (!r)
 		r = hj_pidfd_alive(fd);
 	if (r) {
@@ -145,29 +145,53 @@ static int pin(pid_t pid, unsigned long long starttime, struct hj_target *t)
 	}
 	t->pid = pid;
 	t->pidfd = fd;
-	t->starttime = starttime;
+	t->starttime = start;
 	t->traced = st.tracer != 0;
 	return 0;
+}
+
+/*
+ * Pin @pid (a process, not a thread) and check that it is the task whose
+ * start time we saw: the pid cannot have been reused in between.
+ */
+static int pin(pid_t pid, unsigned long long starttime, struct hj_target *t)
+{
+	int fd = hj_pidfd_open(pid);
+
+	if (fd < 0)
+		return fd == -EINVAL ? -ESRCH : fd;
+	return pin_fd(pid, fd, &starttime, t);
 }
 
 int hj_target_from_pid(pid_t pid, struct hj_target *t)
 {
 	struct hj_proc_status st;
-	unsigned long long starttime;
-	int r;
+	pid_t tid = pid;
+	int fd, r;
 
 	hj_target_init(t);
 	if (pid <= 0)
 		return -ESRCH;
-	r = read_status(pid, &st);
-	if (r)
-		return r;
-	/* a thread id names its thread group, as in the seed */
-	pid = st.tgid;
-	r = read_starttime(pid, &starttime);
-	if (r)
-		return r;
-	r = pin(pid, starttime, t);
+	fd = hj_pidfd_open(pid);
+	if (fd == -EINVAL) {
+		/* a thread id names its thread group, as in the seed */
+		r = read_status(tid, &st);
+		if (r)
+			return r;
+		pid = st.tgid;
+		fd = hj_pidfd_open(pid);
+	}
+	if (fd < 0)
+		return fd == -EINVAL ? -ESRCH : fd;
+	r = pin_fd(pid, fd, NULL, t);
+	if (!r && tid != pid) {
+		/* the thread is still one of the group we pinned */
+		r = read_status(tid, &st);
+		if (!r && st.tgid != pid)
+			r = -ESRCH;
+		if (r)
+			hj_target_release(t);
+	}
 	if (r)
 		return r;
 	t->pick = HJ_PICK_PID;
@@ -219,17 +243,38 @@ int hj_target_from_pidfd(int pidfd, struct hj_target *t)
 	return 0;
 }
 
-/* Read a whole membership file from offset 0 into a fresh buffer. */
+/*
+ * Read a whole membership file from offset 0 into a fresh buffer, sized
+ * for what is there (a container lists a handful of tasks).
+ */
 static int read_members(int fd, char **out, size_t *len)
 {
-	char *buf = malloc(MEMBERS_BUF);
-	size_t off = 0;
+	size_t size = 4096, off = 0;
+	char *buf = NULL;
 
-	if (!buf)
-		return -ENOMEM;
 	for (;;) {
-		ssize_t r = pread(fd, buf + off, MEMBERS_BUF - 1 - off, off);
+		ssize_t r;
 
+		if (off == size - 1 || !buf) {
+			char *n;
+
+			if (buf) {
+				if (size >= MEMBERS_BUF) {
+					free(buf);
+					return -E2BIG;
+				}
+				size = size * 2 < MEMBERS_BUF ? size * 2 : MEMBERS_BUF;
+				/* the file may have changed: read it anew */
+				off = 0;
+			}
+			n = realloc(buf, size);
+			if (!n) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = n;
+		}
+		r = pread(fd, buf + off, size - 1 - off, off);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -239,10 +284,6 @@ static int read_members(int fd, char **out, size_t *len)
 		if (r == 0)
 			break;
 		off += r;
-		if (off == MEMBERS_BUF - 1) {
-			free(buf);
-			return -E2BIG;
-		}
 	}
 	buf[off] = '\0';
 	*out = buf;
@@ -253,18 +294,22 @@ static int read_members(int fd, char **out, size_t *len)
 static int member_list(int fd, pid_t **pids, size_t *n)
 {
 	char *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, max = 1, i;
 	int r;
 
 	r = read_members(fd, &buf, &len);
 	if (r)
 		return r;
-	*pids = malloc(MEMBERS_MAX * sizeof(**pids));
+	for (i = 0; i < len; i++)
+		max += buf[i] == '\n';
+	if (max > MEMBERS_MAX)
+		max = MEMBERS_MAX;
+	*pids = malloc(max * sizeof(**pids));
 	if (!*pids) {
 		free(buf);
 		return -ENOMEM;
 	}
-	r = hj_parse_pid_list(buf, len, *pids, MEMBERS_MAX, n);
+	r = hj_parse_pid_list(buf, len, *pids, max, n);
 	free(buf);
 	if (r) {
 		free(*pids);
@@ -330,17 +375,14 @@ static int open_procs(int fd, bool is_dir, char *name, size_t size)
 	return pfd;
 }
 
-static int pick_once(int listfd, int procsfd, struct hj_target *t)
+static int pick_once(int listfd, int procsfd, int mydepth, struct hj_target *t)
 {
 	pid_t *pids = NULL, *procs = NULL, best = 0;
 	unsigned long long best_start = 0;
 	enum hj_pick best_pick = HJ_PICK_FIRST + 1;
 	size_t n, np, i;
-	int mydepth, r;
+	int r;
 
-	mydepth = my_pidns_depth();
-	if (mydepth < 0)
-		return mydepth;
 	r = member_list(listfd, &pids, &n);
 	if (r)
 		return r;
@@ -351,19 +393,18 @@ static int pick_once(int listfd, int procsfd, struct hj_target *t)
 
 		if (read_status(pids[i], &st) || !live_state(st.state))
 			continue;
-		if (read_starttime(st.tgid, &start))
-			continue;
 		if (st.nspid_depth > mydepth && st.nspid_last == 1)
 			pick = HJ_PICK_INIT;
 		else if (st.nspid_depth != mydepth)
 			pick = HJ_PICK_PIDNS;
 		else
 			pick = HJ_PICK_FIRST;
-		if (pick < best_pick) {
-			best = st.tgid;
-			best_start = start;
-			best_pick = pick;
-		}
+		/* the start time only of a task that would be chosen */
+		if (pick >= best_pick || read_starttime(st.tgid, &start))
+			continue;
+		best = st.tgid;
+		best_start = start;
+		best_pick = pick;
 	}
 	free(pids);
 	if (!best)
@@ -387,7 +428,7 @@ static int pick_once(int listfd, int procsfd, struct hj_target *t)
 int hj_target_from_cgroup_fd(int fd, struct hj_target *t)
 {
 	struct stat st;
-	int listfd, procsfd, r, tries;
+	int listfd, procsfd, mydepth, r = -ESRCH, tries;
 
 	hj_target_init(t);
 	r = hj_cgroup_is_member_file(fd);
@@ -418,13 +459,16 @@ int hj_target_from_cgroup_fd(int fd, struct hj_target *t)
 			return -EBADF;
 		}
 	}
-	for (tries = 0; tries < PICK_RETRIES; tries++) {
-		r = pick_once(listfd, procsfd, t);
+	mydepth = my_pidns_depth();
+	for (tries = 0; mydepth > 0 && tries < PICK_RETRIES; tries++) {
+		r = pick_once(listfd, procsfd, mydepth, t);
 		if (r != -EAGAIN && r != -ESRCH)
 			break;
 		if (r == -ESRCH && tries)
 			break;
 	}
+	if (mydepth < 0)
+		r = mydepth;
 	if (r == -EAGAIN)
 		r = -ESRCH;
 	if (listfd != procsfd)
@@ -447,32 +491,11 @@ int hj_target_from_cgroup_path(const char *path, struct hj_target *t)
 }
 
 /*
- * Without a controller a cgroup may exist on several hierarchies (a v2
- * directory left empty while the container runs on v1): the first one
- * that holds a live task wins.  -ESRCH when none does, -ENOENT when the
- * cgroup exists nowhere, any other error at once (fail closed).
+ * The pinned task read anew: alive, not a zombie, the same start time,
+ * and its tracer in t->traced.  Every by-pid access made before this was
+ * of the pinned task when the pidfd shows it still unreaped afterwards.
  */
-int hj_target_from_cgroup_spec(const char *spec, struct hj_target *t)
-{
-	int fds[HJ_MAX_HIERARCHIES];
-	size_t n, i;
-	int r;
-
-	hj_target_init(t);
-	r = hj_cgroup_open_spec_all(spec, fds, HJ_MAX_HIERARCHIES, &n);
-	if (r)
-		return r;
-	r = -ESRCH;
-	for (i = 0; i < n; i++) {
-		if (r == -ESRCH)
-			r = hj_target_from_cgroup_fd(fds[i], t);
-		close(fds[i]);
-	}
-	return r;
-}
-
-/* 0 while the pinned target is alive and not a zombie. */
-int hj_target_alive(const struct hj_target *t)
+static int recheck(struct hj_target *t)
 {
 	struct hj_proc_status st;
 	unsigned long long start;
@@ -480,9 +503,7 @@ int hj_target_alive(const struct hj_target *t)
 
 	if (t->pidfd < 0)
 		return -ESRCH;
-	r = hj_pidfd_alive(t->pidfd);
-	if (!r)
-		r = read_status(t->pid, &st);
+	r = read_status(t->pid, &st);
 	if (!r && !live_state(st.state))
 		r = -ESRCH;
 	if (!r)
@@ -492,6 +513,26 @@ int hj_target_alive(const struct hj_target *t)
 	/* the /proc reads may have seen a new task; the pidfd decides */
 	if (!r)
 		r = hj_pidfd_alive(t->pidfd);
+	if (!r)
+		t->traced = st.tracer != 0;
+	return r;
+}
+
+/* 0 while the pinned target is alive and not a zombie. */
+int hj_target_alive(const struct hj_target *t)
+{
+	struct hj_target copy = *t;
+
+	return recheck(&copy);
+}
+
+/* The last check before entering: alive, the same task, not traced. */
+int hj_target_recheck(struct hj_target *t)
+{
+	int r = recheck(t);
+
+	if (!r && t->traced)
+		r = -EBUSY;
 	return r;
 }
 
@@ -512,19 +553,23 @@ static int attach_allowed_by_proc_mem(pid_t pid)
 /*
  * The seed's checks, done with the kernel's own: process_vm_readv() needs
  * PTRACE_MODE_ATTACH_REALCREDS over the target (Yama included) and fails
- * with EPERM without it, EFAULT with it (nothing is mapped at 0).  Then
- * the target must not be traced, and we learn its namespaces.
+ * with EPERM without it, EFAULT with it (nothing is mapped at 0).  Then we
+ * learn its namespaces and cgroups (in *cg when asked for, NULL when no
+ * cgroupfs is mounted) and refuse a frozen one.  Each read is by pid: the
+ * caller must end with hj_target_recheck(), which proves they were all of
+ * the pinned task (and refuses a traced one).
  */
-int hj_target_check_access(struct hj_target *t)
+int hj_target_access(struct hj_target *t, struct hj_task_cgroups **cg)
 {
-	struct hj_proc_status st;
+	struct hj_task_cgroups *tc = NULL;
 	char byte;
 	struct iovec local = { &byte, 1 }, remote = { NULL, 1 };
 	int r;
 
-	r = hj_target_alive(t);
-	if (r)
-		return r;
+	if (cg)
+		*cg = NULL;
+	if (t->pidfd < 0)
+		return -ESRCH;
 	if (process_vm_readv(t->pid, &local, 1, &remote, 1, 0) >= 0 ||
 	    errno != EFAULT) {
 		if (errno == ENOSYS) {
@@ -538,17 +583,28 @@ int hj_target_check_access(struct hj_target *t)
 			return -EPERM;
 		}
 	}
-	r = read_status(t->pid, &st);
-	if (r)
-		return r;
-	t->traced = st.tracer != 0;
-	if (t->traced)
-		return -EBUSY;
 	r = hj_ns_differ(t->pid, &t->ns_differ);
 	if (r)
 		return r;
-	r = hj_cgroup_frozen(t->pid);
+	r = hj_task_cgroups(t->pid, cg != NULL, &tc);
+	if (r == -ENOENT)
+		return 0; /* no cgroupfs mounted: nothing frozen, nothing to join */
 	if (r)
-		return r > 0 ? -EAGAIN : r;
-	return hj_target_alive(t);
+		return r;
+	if (hj_cgroup_frozen(tc)) {
+		free(tc);
+		return -EAGAIN;
+	}
+	if (cg)
+		*cg = tc;
+	else
+		free(tc);
+	return 0;
+}
+
+int hj_target_check_access(struct hj_target *t)
+{
+	int r = hj_target_access(t, NULL);
+
+	return r ? r : hj_target_recheck(t);
 }

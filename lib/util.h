@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "hijack.h"
+
 #ifndef CGROUP_SUPER_MAGIC
 #define CGROUP_SUPER_MAGIC 0x27e0eb
 #endif
@@ -31,16 +33,21 @@ struct hj_membership {
 	char path[PATH_MAX];	/* relative to the mount, no leading '/' */
 };
 
-/* A task's cgroups on the mounted hierarchies: ~530 KiB, on the heap. */
+/*
+ * A task's cgroups on the mounted hierarchies, and the caller's when
+ * asked for: ~660 KiB of address space on the heap, of which only the
+ * pages in use are ever touched.
+ */
 struct hj_task_cgroups {
 	struct hj_hierarchy h[HJ_MAX_HIERARCHIES];
 	struct hj_membership m[HJ_MAX_HIERARCHIES];
-	size_t nh, nm;
+	struct hj_membership self[HJ_MAX_HIERARCHIES];
+	size_t nh, nm, nself;
 };
 
 int hj_read_fd(int fd, char *buf, size_t size, size_t *len);
-int hj_task_cgroups(pid_t pid, struct hj_task_cgroups **out);
-int hj_cgroup_frozen(pid_t pid);
+int hj_task_cgroups(pid_t pid, bool self, struct hj_task_cgroups **out);
+int hj_cgroup_frozen(const struct hj_task_cgroups *tc);
 int hj_cgroup_hierarchies(struct hj_hierarchy *h, size_t max, size_t *n);
 int hj_parse_mountinfo(const char *buf, size_t len, struct hj_hierarchy *h,
 		       size_t max, size_t *n);
@@ -51,7 +58,10 @@ int hj_cgroup_openat(const struct hj_hierarchy *h, const char *rel, int flags);
 int hj_cgroup_openat_walk(const struct hj_hierarchy *h, const char *rel,
 			  int flags);
 int hj_cgroup_path_check(const char *path);
+bool hj_same_controllers(const char *a, size_t alen, const char *b);
 int hj_pidfd_open(pid_t pid);
 int hj_pidfd_alive(int pidfd);
+int hj_target_access(struct hj_target *t, struct hj_task_cgroups **cg);
+int hj_target_recheck(struct hj_target *t);
 
 #endif /* HIJACK_UTIL_H */
