@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hj-confbench FILE USER [N]: load hijack.conf and match USER, N times
- * (default 1), as pam_hijack and hijack-shell do at every login: the
- * parse+match cost that bench/run puts beside `grep -c` over the same file.
- * Prints the matching line and cgroup once, so the run can check it.
+ * (default 1), as pam_hijack and hijack-shell do at every login
+ * (hj_conf_resolve_user: the whole file checked, matched while parsed):
+ * the parse+match cost that bench/run puts beside `grep -c` over the same
+ * file.  Prints the matching line and cgroup once, so the run can check it.
  */
 #include "config.h"
 
@@ -18,7 +19,6 @@ int main(int argc, char **argv)
 	static const char *const no_groups[] = { NULL };
 	struct hj_conf_error err = { .msg = "" };
 	struct hj_mapping m;
-	struct hj_conf *conf;
 	long i, n = argc > 3 ? atol(argv[3]) : 1;
 	int e;
 
@@ -27,15 +27,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (i = 0; i < n; i++) {
-		e = hj_conf_load(argv[1], &conf, &err);
-		if (e) {
-			fprintf(stderr, "hj-confbench: %s: %s\n", err.msg,
-				strerror(-e));
-			return 1;
-		}
-		e = hj_conf_match(conf, argv[2], 65000, 65000, argv[2],
-				  no_groups, &m, &err);
-		hj_conf_free(conf);
+		e = hj_conf_load_match(argv[1], argv[2], 65000, 65000, argv[2],
+				       no_groups, &m, &err);
 		if (e) {
 			fprintf(stderr, "hj-confbench: %s: %s\n", err.msg,
 				strerror(-e));

@@ -337,29 +337,25 @@ int hj_parse_proc_cgroup(const char *buf, size_t len,
  */
 int hj_cgroup_path_check(const char *path)
 {
-	const char *p = path;
-	size_t len = strlen(path);
+	const char *p = path, *comp = path;
+	int r = 0;
 
-	if (len >= HJ_CGROUP_PATH_MAX)
-		return -ENAMETOOLONG;
-	if (len == 0)
-		return 0;
-	if (*p == '/')
-		return -EINVAL;
-	while (*p) {
-		const char *s = strchr(p, '/');
-		size_t l = s ? (size_t)(s - p) : strlen(p);
+	/* one pass; the length decides first, as the caller's limit */
+	for (;; p++) {
+		size_t l;
 
-		if (l == 0 || (l == 1 && p[0] == '.') ||
-		    (l == 2 && p[0] == '.' && p[1] == '.') || l > NAME_MAX)
-			return -EINVAL;
-		if (!s)
-			break;
-		p = s + 1;
+		p = strchrnul(p, '/');
+		l = p - comp;
+		if (l == 0 || (l == 1 && comp[0] == '.') ||
+		    (l == 2 && comp[0] == '.' && comp[1] == '.') || l > NAME_MAX)
+			r = -EINVAL;
 		if (!*p)
-			return -EINVAL;
+			break;
+		comp = p + 1;
 	}
-	return 0;
+	if (p - path >= HJ_CGROUP_PATH_MAX)
+		return -ENAMETOOLONG;
+	return p == path ? 0 : r;
 }
 
 static unsigned long cgroup_magic(const struct hj_hierarchy *h)

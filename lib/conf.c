@@ -33,6 +33,10 @@ enum who_kind {
 	WHO_UID,
 };
 
+/*
+ * One rule.  While a line is parsed its strings point into the line; a
+ * rule kept in a struct hj_conf owns copies of them.
+ */
 struct rule {
 	unsigned int line;
 	enum who_kind who;
@@ -83,6 +87,34 @@ __attribute__((format(printf, 5, 6))) static int fail(struct hj_conf_error *err,
 	return r;
 }
 
+/*
+ * Byte classes of the tokenizer, one lookup a byte: every line of a big
+ * file is checked, so this is the inner loop of every login.
+ */
+enum {
+	C_NUL = 1, /* ends the line buffer */
+	C_CTRL = 2, /* refused anywhere in a line */
+	C_SEP = 4, /* separates fields */
+	C_NAME = 8, /* may be in a user or group name */
+};
+
+static const unsigned char byte_class[256] = {
+	[0] = C_NUL,
+	[0x01 ... 0x08] = C_CTRL,
+	['\t'] = C_SEP,
+	[0x0a ... 0x1f] = C_CTRL,
+	[' '] = C_SEP,
+	['-'] = C_NAME,
+	['.'] = C_NAME,
+	['0' ... '9'] = C_NAME,
+	['A' ... 'Z'] = C_NAME,
+	['_'] = C_NAME,
+	['a' ... 'z'] = C_NAME,
+	[0x7f] = C_CTRL,
+};
+
+#define CLASS(c) byte_class[(unsigned char)(c)]
+
 /* A copy of untrusted text that is safe to put into a log line. */
 static const char *printable(const char *s, char *buf, size_t size)
 {
@@ -97,21 +129,16 @@ static const char *printable(const char *s, char *buf, size_t size)
 /* A user or group name as WHO may give it (the POSIX portable set). */
 static bool valid_account_name(const char *s)
 {
-	size_t i, len = strlen(s);
+	size_t i = 0;
 
-	if (len == 0 || len >= HJ_CONF_NAME_MAX || s[0] == '-')
+	if (!s[0] || s[0] == '-')
 		return false;
-	for (i = 0; i < len; i++) {
-		char c = s[i];
-
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-')
-			continue;
-		if (c == '$' && i == len - 1)
-			continue;
-		return false;
-	}
-	return true;
+	while (CLASS(s[i]) & C_NAME)
+		i++;
+	/* '$' only at the end (Samba machine accounts) */
+	if (s[i] == '$' && !s[i + 1])
+		i++;
+	return !s[i] && i < HJ_CONF_NAME_MAX;
 }
 
 /* A name that may become (part of) one path component. */
@@ -293,10 +320,29 @@ const char *hj_map_kind_name(enum hj_map_kind kind)
 	return "?";
 }
 
+/* The user a file is matched against while it is parsed. */
+struct who {
+	const char *user;
+	uid_t uid;
+	const char *group;
+	const char *const *groups;
+	struct vars v;
+	char uidstr[16];
+};
+
 struct parser {
 	const char *name;
 	unsigned int line;
 	struct hj_conf_error *err;
+	char *buf; /* the current line, HJ_CONF_LINE_MAX + 1 bytes */
+	/* either every rule is kept in @conf ... */
+	struct hj_conf *conf;
+	/* ... or the first rule matching @who is expanded into @m */
+	const struct who *who;
+	struct hj_mapping *m;
+	bool matched;
+	int match_err; /* its expansion failed: reported if the file is valid */
+	struct hj_conf_error match_errinfo;
 };
 
 #define PFAIL(p, r, ...) fail((p)->err, (p)->name, (p)->line, r, __VA_ARGS__)
@@ -317,7 +363,7 @@ static int parse_who(struct parser *p, const char *tok, struct rule *r)
 {
 	const char *dash;
 
-	if (!strcmp(tok, "*")) {
+	if (tok[0] == '*' && !tok[1]) {
 		r->who = WHO_ANY;
 		return 0;
 	}
@@ -326,8 +372,8 @@ static int parse_who(struct parser *p, const char *tok, struct rule *r)
 			return PFAIL(p, -EINVAL, "bad group name '%.64s'",
 				     tok + 1);
 		r->who = WHO_GROUP;
-		r->who_name = strdup(tok + 1);
-		return r->who_name ? 0 : -ENOMEM;
+		r->who_name = (char *)tok + 1;
+		return 0;
 	}
 	if (tok[0] >= '0' && tok[0] <= '9') {
 		size_t len = strlen(tok);
@@ -356,11 +402,11 @@ static int parse_who(struct parser *p, const char *tok, struct rule *r)
 	if (!valid_account_name(tok))
 		return PFAIL(p, -EINVAL, "bad user name '%.64s'", tok);
 	r->who = WHO_USER;
-	r->who_name = strdup(tok);
-	return r->who_name ? 0 : -ENOMEM;
+	r->who_name = (char *)tok;
+	return 0;
 }
 
-static int parse_where(struct parser *p, const char *tok, struct rule *r)
+static int parse_where(struct parser *p, char *tok, struct rule *r)
 {
 	const char *colon = strchr(tok, ':'), *path = tok, *why = NULL;
 	char buf[HJ_CGROUP_PATH_MAX], bad = 0;
@@ -375,24 +421,34 @@ static int parse_where(struct parser *p, const char *tok, struct rule *r)
 		if (!valid_controller(tok, colon - tok))
 			return PFAIL(p, -EINVAL,
 				     "bad controller in cgroup '%.64s'", tok);
-		r->controller = strndup(tok, colon - tok);
-		if (!r->controller)
-			return -ENOMEM;
 		path = colon + 1;
 	}
 	if (*path == '/')
 		path++;
-	if (check_template(path, &bad))
-		return template_error(p, bad, tok);
-	e = expand(path, &placeholder, buf, sizeof(buf), &bad);
-	if (!e)
-		e = check_cgroup_path(buf, &why);
-	else
-		why = "is too long";
+	if (!strchr(path, '%')) {
+		/* nothing to expand: check the path itself, as expand() would */
+		e = strlen(path) >= sizeof(buf) ? -ENAMETOOLONG :
+						  check_cgroup_path(path, &why);
+		if (e == -ENAMETOOLONG)
+			why = "is too long";
+	} else {
+		if (check_template(path, &bad))
+			return template_error(p, bad, tok);
+		e = expand(path, &placeholder, buf, sizeof(buf), &bad);
+		if (!e)
+			e = check_cgroup_path(buf, &why);
+		else
+			why = "is too long";
+	}
 	if (e)
 		return PFAIL(p, -EINVAL, "cgroup path '%.64s' %s", tok, why);
-	r->path = strdup(path);
-	return r->path ? 0 : -ENOMEM;
+	/* valid: split "controller:path" in place */
+	if (colon) {
+		*(char *)colon = '\0';
+		r->controller = tok;
+	}
+	r->path = (char *)path;
+	return 0;
 }
 
 static int set_option(struct parser *p, const char *key, char **slot,
@@ -404,8 +460,8 @@ static int set_option(struct parser *p, const char *key, char **slot,
 		return PFAIL(p, -EINVAL, "duplicate option '%s'", key);
 	if (check_template(val, &bad))
 		return template_error(p, bad, val);
-	*slot = strdup(val);
-	return *slot ? 0 : -ENOMEM;
+	*slot = (char *)val;
+	return 0;
 }
 
 static int parse_option(struct parser *p, const char *tok, struct rule *r,
@@ -466,132 +522,328 @@ static int parse_option(struct parser *p, const char *tok, struct rule *r,
 			  val);
 }
 
-/* Split a line into fields; a field starting with '#' starts a comment. */
-static int split(struct parser *p, char *s, char **f, int *nf)
+/* The fields of one line into @r (borrowing them); r->line 0: no rule. */
+static int parse_line(struct parser *p, char **f, int nf, struct rule *r)
 {
-	*nf = 0;
-	for (;;) {
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (!*s || *s == '#')
-			return 0;
-		if (*nf == MAX_FIELDS)
-			return PFAIL(p, -EINVAL, "too many fields (limit %d)",
-				     MAX_FIELDS);
-		f[(*nf)++] = s;
-		while (*s && *s != ' ' && *s != '\t')
-			s++;
-		if (*s)
-			*s++ = '\0';
-	}
-}
-
-static int parse_line(struct parser *p, char *line, struct hj_conf *conf)
-{
-	struct rule r = { .line = p->line };
 	bool seen_stopped = false;
-	char *f[MAX_FIELDS];
-	int nf, i, e;
+	int i, e;
 
-	for (i = 0; line[i]; i++)
-		if ((line[i] > 0 && line[i] < 0x20 && line[i] != '\t') ||
-		    line[i] == 0x7f)
-			return PFAIL(p, -EINVAL, "control character 0x%02x",
-				     line[i]);
-	e = split(p, line, f, &nf);
-	if (e || nf == 0)
-		return e;
+	memset(r, 0, sizeof(*r));
+	if (nf == 0)
+		return 0;
 	if (nf == 1)
 		return PFAIL(p, -EINVAL, "missing cgroup or '-' after '%.64s'",
 			     f[0]);
-	e = parse_who(p, f[0], &r);
+	e = parse_who(p, f[0], r);
 	if (!e)
-		e = parse_where(p, f[1], &r);
+		e = parse_where(p, f[1], r);
 	for (i = 2; !e && i < nf; i++)
-		e = parse_option(p, f[i], &r, &seen_stopped);
-	if (!e && conf->n == conf->cap) {
+		e = parse_option(p, f[i], r, &seen_stopped);
+	if (!e)
+		r->line = p->line;
+	return e;
+}
+
+static char *dup_or_null(const char *s, bool *nomem)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		*nomem = true;
+	return d;
+}
+
+/* Keep a parsed rule in p->conf, with copies of its strings. */
+static int store_rule(struct parser *p, const struct rule *r)
+{
+	struct hj_conf *conf = p->conf;
+	bool nomem = false;
+	struct rule c = *r;
+
+	if (conf->n == conf->cap) {
 		size_t cap = conf->cap ? conf->cap * 2 : 16;
 		struct rule *n = realloc(conf->rules, cap * sizeof(*n));
 
-		if (n) {
-			conf->rules = n;
-			conf->cap = cap;
-		} else {
-			e = -ENOMEM;
+		if (!n)
+			return PFAIL(p, -ENOMEM, "out of memory");
+		conf->rules = n;
+		conf->cap = cap;
+	}
+	c.who_name = dup_or_null(r->who_name, &nomem);
+	c.controller = dup_or_null(r->controller, &nomem);
+	c.path = dup_or_null(r->path, &nomem);
+	c.name = dup_or_null(r->name, &nomem);
+	c.shell = dup_or_null(r->shell, &nomem);
+	c.cwd = dup_or_null(r->cwd, &nomem);
+	if (nomem) {
+		rule_free(&c);
+		return PFAIL(p, -ENOMEM, "out of memory");
+	}
+	conf->rules[conf->n++] = c;
+	return 0;
+}
+
+static bool rule_matches(const struct rule *r, const char *user, uid_t uid,
+			 const char *group, const char *const *groups);
+static int fill_mapping(const char *name, const struct rule *r,
+			const struct vars *v, struct hj_mapping *m,
+			struct hj_conf_error *err);
+
+/*
+ * Match while parsing: the first rule that matches is expanded at once,
+ * from the line still in the buffer; the rest of the file is still
+ * checked, and a syntax error anywhere wins over an expansion error.
+ */
+static void match_rule(struct parser *p, const struct rule *r)
+{
+	const struct who *w = p->who;
+
+	if (p->matched ||
+	    !rule_matches(r, w->user, w->uid, w->group, w->groups))
+		return;
+	p->matched = true;
+	p->match_err = fill_mapping(p->name, r, &w->v, p->m,
+				    p->err ? &p->match_errinfo : NULL);
+}
+
+/*
+ * What is left of a line after a comment starts (or a field too many): it
+ * must still be free of NUL bytes, then of control bytes.
+ */
+static int rest_of_line(struct parser *p, const char *q, const char *end)
+{
+	if (memchr(q, '\0', end - q))
+		return PFAIL(p, -EINVAL, "NUL byte");
+	for (; q < end; q++)
+		if (CLASS(*q) & C_CTRL)
+			return PFAIL(p, -EINVAL, "control character 0x%02x",
+				     (unsigned char)*q);
+	return 0;
+}
+
+/* One line of the file, @l bytes at @s without its newline. */
+static int handle_line(struct parser *p, const char *s, size_t l)
+{
+	char *q = p->buf, *end, *f[MAX_FIELDS];
+	struct rule r;
+	int nf = 0, e;
+
+	p->line++;
+	if (l && s[l - 1] == '\r')
+		l--;
+	if (l > HJ_CONF_LINE_MAX) {
+		if (memchr(s, '\0', l))
+			return PFAIL(p, -EINVAL, "NUL byte");
+		return PFAIL(p, -E2BIG, "line too long (limit %d bytes)",
+			     HJ_CONF_LINE_MAX);
+	}
+	memcpy(q, s, l);
+	end = q + l;
+	*end = '\0';
+	/*
+	 * Split it into NUL-terminated fields (a field starting with '#'
+	 * starts a comment) in one pass.  Anywhere in the line a NUL byte is
+	 * reported first, then a control byte, then too many fields.
+	 */
+	for (;;) {
+		while (CLASS(*q) & C_SEP)
+			q++;
+		if (q == end)
+			break;
+		if ((CLASS(*q) & (C_NUL | C_CTRL)) || *q == '#') {
+			e = rest_of_line(p, q, end);
+			if (e)
+				return e;
+			break;
+		}
+		if (nf == MAX_FIELDS) {
+			e = rest_of_line(p, q, end);
+			return e ? e :
+				   PFAIL(p, -EINVAL,
+					 "too many fields (limit %d)",
+					 MAX_FIELDS);
+		}
+		f[nf++] = q;
+		while (!(CLASS(*q) & (C_SEP | C_NUL | C_CTRL)))
+			q++;
+		if (CLASS(*q) & C_SEP) {
+			*q++ = '\0';
+			continue;
+		}
+		if (q == end)
+			break;
+		return rest_of_line(p, q, end);
+	}
+	e = parse_line(p, f, nf, &r);
+	if (e || !r.line)
+		return e;
+	if (p->conf)
+		return store_rule(p, &r);
+	match_rule(p, &r);
+	return 0;
+}
+
+/* Every line of an in-memory file. */
+static int parse_mem(struct parser *p, const char *buf, size_t len)
+{
+	const char *s = buf, *end = buf + len;
+	int e;
+
+	while (s < end) {
+		const char *eol = memchr(s, '\n', end - s);
+
+		e = handle_line(p, s, (eol ? eol : end) - s);
+		if (e)
+			return e;
+		s = eol ? eol + 1 : end;
+	}
+	return 0;
+}
+
+/*
+ * Every line of a file of @size bytes, read from offset 0 in chunks into
+ * one buffer (a line never needs more than HJ_CONF_LINE_MAX + 2 bytes of
+ * it): a big file is neither copied whole nor kept.  A file that grows
+ * while being read is refused, as one that is larger than it said.
+ */
+#define CHUNK (64 * 1024)
+#define CHUNK_BUF (CHUNK + HJ_CONF_LINE_MAX + 2)
+
+static int parse_fd(struct parser *p, int fd, size_t size)
+{
+	char *buf = malloc(CHUNK_BUF);
+	size_t have = 0, total = 0;
+	bool overlong = false;
+	int e = 0;
+
+	if (!buf)
+		return fail(p->err, p->name, 0, -ENOMEM, "out of memory");
+	for (;;) {
+		const char *s = buf, *end, *eol;
+		ssize_t r = pread(fd, buf + have, CHUNK_BUF - have, total);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			e = fail(p->err, p->name, 0, -errno, "cannot read: %s",
+				 strerror(errno));
+			break;
+		}
+		total += r;
+		if (total > size) {
+			e = fail(p->err, p->name, 0, -EAGAIN,
+				 "changed while being read");
+			break;
+		}
+		end = buf + have + r;
+		if (overlong) {
+			/* the rest of a line too long to keep: NUL or length */
+			const char *nul = memchr(buf, '\0', end - buf);
+
+			eol = memchr(buf, '\n', end - buf);
+			if (nul && (!eol || nul < eol))
+				e = PFAIL(p, -EINVAL, "NUL byte");
+			else if (eol || r == 0)
+				e = PFAIL(p, -E2BIG,
+					  "line too long (limit %d bytes)",
+					  HJ_CONF_LINE_MAX);
+			if (e)
+				break;
+			have = 0;
+			continue;
+		}
+		while (s < end && (eol = memchr(s, '\n', end - s))) {
+			e = handle_line(p, s, eol - s);
+			if (e)
+				goto out;
+			s = eol + 1;
+		}
+		if (r == 0) {
+			/* the last line, without a newline */
+			if (s < end)
+				e = handle_line(p, s, end - s);
+			break;
+		}
+		have = end - s;
+		if (have > HJ_CONF_LINE_MAX + 1) {
+			/* too long for any line, unless a NUL byte comes first */
+			p->line++;
+			if (memchr(s, '\0', have)) {
+				e = PFAIL(p, -EINVAL, "NUL byte");
+				break;
+			}
+			overlong = true;
+			have = 0;
+			continue;
+		}
+		memmove(buf, s, have);
+	}
+out:
+	free(buf);
+	return e;
+}
+
+/* A parser with its line buffer; every rule kept in *confp. */
+static int parser_init(struct parser *p, const char *name,
+		       struct hj_conf_error *err, struct hj_conf **confp)
+{
+	memset(p, 0, sizeof(*p));
+	p->name = name ? name : "hijack.conf";
+	p->err = err;
+	p->buf = malloc(HJ_CONF_LINE_MAX + 1);
+	if (confp) {
+		*confp = NULL;
+		p->conf = calloc(1, sizeof(*p->conf));
+		if (p->conf)
+			p->conf->name = strdup(p->name);
+		if (!p->conf || !p->conf->name) {
+			hj_conf_free(p->conf);
+			p->conf = NULL;
+			free(p->buf);
+			p->buf = NULL;
 		}
 	}
-	if (e) {
-		rule_free(&r);
-		if (e == -ENOMEM)
-			return PFAIL(p, e, "out of memory");
-		return e;
+	if (!p->buf || (confp && !p->conf)) {
+		free(p->buf);
+		return fail(err, p->name, 0, -ENOMEM, "out of memory");
 	}
-	conf->rules[conf->n++] = r;
 	return 0;
+}
+
+/* Hand over what was parsed (or free it on error @e). */
+static int parser_done(struct parser *p, int e, struct hj_conf **confp)
+{
+	free(p->buf);
+	if (confp) {
+		if (e)
+			hj_conf_free(p->conf);
+		else
+			*confp = p->conf;
+	}
+	return e;
 }
 
 int hj_conf_parse(const char *buf, size_t len, const char *name,
 		  struct hj_conf **confp, struct hj_conf_error *err)
 {
-	struct parser p = { .name = name ? name : "hijack.conf", .err = err };
-	const char *s = buf, *end = buf + len;
-	struct hj_conf *conf;
-	char *line;
-	int e = 0;
-
-	*confp = NULL;
-	conf = calloc(1, sizeof(*conf));
-	line = malloc(HJ_CONF_LINE_MAX + 1);
-	if (conf)
-		conf->name = strdup(p.name);
-	if (!conf || !line || !conf->name) {
-		e = fail(err, p.name, 0, -ENOMEM, "out of memory");
-		goto out_free;
-	}
-	while (s < end) {
-		const char *eol = memchr(s, '\n', end - s);
-		size_t l = (eol ? eol : end) - s;
-
-		p.line++;
-		if (memchr(s, '\0', l)) {
-			e = PFAIL(&p, -EINVAL, "NUL byte");
-			goto out_free;
-		}
-		if (l && s[l - 1] == '\r')
-			l--;
-		if (l > HJ_CONF_LINE_MAX) {
-			e = PFAIL(&p, -E2BIG, "line too long (limit %d bytes)",
-				  HJ_CONF_LINE_MAX);
-			goto out_free;
-		}
-		memcpy(line, s, l);
-		line[l] = '\0';
-		e = parse_line(&p, line, conf);
-		if (e)
-			goto out_free;
-		s = eol ? eol + 1 : end;
-	}
-	free(line);
-	*confp = conf;
-	return 0;
-
-out_free:
-	free(line);
-	hj_conf_free(conf);
-	return e;
-}
-
-int hj_conf_load_fd(int fd, const char *name, struct hj_conf **conf,
-		    struct hj_conf_error *err)
-{
-	struct stat st;
-	size_t len = 0;
-	char *buf;
+	struct parser p;
 	int e;
 
-	*conf = NULL;
-	if (!name)
-		name = "hijack.conf";
+	e = parser_init(&p, name, err, confp);
+	if (e)
+		return e;
+	return parser_done(&p, parse_mem(&p, buf, len), confp);
+}
+
+/* The checks of an opened hijack.conf: root's, not writable, bounded. */
+static int check_file(int fd, const char *name, size_t *size,
+		      struct hj_conf_error *err)
+{
+	struct stat st;
+
 	if (fstat(fd, &st))
 		return fail(err, name, 0, -errno, "cannot stat: %s",
 			    strerror(errno));
@@ -608,33 +860,44 @@ int hj_conf_load_fd(int fd, const char *name, struct hj_conf **conf,
 		return fail(err, name, 0, -EFBIG,
 			    "too large (%lld bytes, limit %d)",
 			    (long long)st.st_size, HJ_CONF_SIZE_MAX);
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf)
-		return fail(err, name, 0, -ENOMEM, "out of memory");
-	/* read what is there now, and notice a file that grew meanwhile */
-	for (;;) {
-		ssize_t r = pread(fd, buf + len, st.st_size + 1 - len, len);
+	*size = st.st_size;
+	return 0;
+}
 
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			e = fail(err, name, 0, -errno, "cannot read: %s",
-				 strerror(errno));
-			goto out_free;
-		}
-		if (r == 0)
-			break;
-		len += r;
-		if (len > (size_t)st.st_size) {
-			e = fail(err, name, 0, -EAGAIN,
-				 "changed while being read");
-			goto out_free;
-		}
+int hj_conf_load_fd(int fd, const char *name, struct hj_conf **conf,
+		    struct hj_conf_error *err)
+{
+	struct parser p;
+	size_t size;
+	int e;
+
+	*conf = NULL;
+	if (!name)
+		name = "hijack.conf";
+	e = check_file(fd, name, &size, err);
+	if (e)
+		return e;
+	e = parser_init(&p, name, err, conf);
+	if (e)
+		return e;
+	return parser_done(&p, parse_fd(&p, fd, size), conf);
+}
+
+static int open_conf(const char *path, struct hj_conf_error *err)
+{
+	int fd;
+
+	/* O_NONBLOCK: a FIFO planted here must not hang the login */
+	fd = open(path,
+		  O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		int e = -errno;
+
+		if (e == -ELOOP)
+			return fail(err, path, 0, e, "is a symbolic link");
+		return fail(err, path, 0, e, "cannot open: %s", strerror(-e));
 	}
-	e = hj_conf_parse(buf, len, name, conf, err);
-out_free:
-	free(buf);
-	return e;
+	return fd;
 }
 
 int hj_conf_load(const char *path, struct hj_conf **conf,
@@ -645,16 +908,92 @@ int hj_conf_load(const char *path, struct hj_conf **conf,
 	*conf = NULL;
 	if (!path)
 		path = HJ_CONF_DEFAULT;
-	/* O_NONBLOCK: a FIFO planted here must not hang the login */
-	fd = open(path,
-		  O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0) {
-		e = -errno;
-		if (e == -ELOOP)
-			return fail(err, path, 0, e, "is a symbolic link");
-		return fail(err, path, 0, e, "cannot open: %s", strerror(-e));
-	}
+	fd = open_conf(path, err);
+	if (fd < 0)
+		return fd;
 	e = hj_conf_load_fd(fd, path, conf, err);
+	close(fd);
+	return e;
+}
+
+static void who_init(struct who *w, const char *user, uid_t uid,
+		     const char *group, const char *const *groups)
+{
+	w->user = user;
+	w->uid = uid;
+	w->group = group;
+	w->groups = groups;
+	snprintf(w->uidstr, sizeof(w->uidstr), "%u", (unsigned int)uid);
+	w->v.user = user;
+	w->v.uid = w->uidstr;
+	w->v.group = group;
+}
+
+/* The end of a match while parsing: hj_conf_match's result, or @e. */
+static int match_done(struct parser *p, int e)
+{
+	free(p->buf);
+	if (!e && p->match_err) {
+		e = p->match_err;
+		if (p->err)
+			*p->err = p->match_errinfo;
+	}
+	if (e)
+		memset(p->m, 0, sizeof(*p->m));
+	return e;
+}
+
+static int match_init(struct parser *p, const char *name, const struct who *w,
+		      struct hj_mapping *m, struct hj_conf_error *err)
+{
+	int e;
+
+	memset(m, 0, sizeof(*m));
+	e = parser_init(p, name, err, NULL);
+	p->who = w;
+	p->m = m;
+	return e;
+}
+
+int hj_conf_parse_match(const char *buf, size_t len, const char *name,
+			const char *user, uid_t uid, gid_t gid,
+			const char *group, const char *const *groups,
+			struct hj_mapping *m, struct hj_conf_error *err)
+{
+	struct parser p;
+	struct who w;
+	int e;
+
+	who_init(&w, user, uid, group, groups);
+	e = match_init(&p, name, &w, m, err);
+	if (e)
+		return e;
+	return match_done(&p, parse_mem(&p, buf, len));
+}
+
+int hj_conf_load_match(const char *path, const char *user, uid_t uid,
+		       gid_t gid, const char *group,
+		       const char *const *groups, struct hj_mapping *m,
+		       struct hj_conf_error *err)
+{
+	struct parser p;
+	struct who w;
+	size_t size;
+	int fd, e;
+
+	memset(m, 0, sizeof(*m));
+	if (!path)
+		path = HJ_CONF_DEFAULT;
+	fd = open_conf(path, err);
+	if (fd < 0)
+		return fd;
+	e = check_file(fd, path, &size, err);
+	if (!e) {
+		who_init(&w, user, uid, group, groups);
+		e = match_init(&p, path, &w, m, err);
+		if (!e)
+			e = match_done(&p, parse_fd(&p, fd, size));
+	}
 	close(fd);
 	return e;
 }
@@ -681,28 +1020,28 @@ static bool rule_matches(const struct rule *r, const char *user, uid_t uid,
 	return false;
 }
 
-static int expand_err(const struct hj_conf *conf, const struct rule *r,
+static int expand_err(const char *name, const struct rule *r,
 		      const char *what, const struct vars *v, int e, char bad,
 		      struct hj_conf_error *err)
 {
 	char tmp[64];
 
 	if (e == -ENAMETOOLONG)
-		return fail(err, conf->name, r->line, -EINVAL,
+		return fail(err, name, r->line, -EINVAL,
 			    "%s is too long after expansion", what);
 	if (bad == 'g' && !v->group)
-		return fail(err, conf->name, r->line, -EINVAL,
+		return fail(err, name, r->line, -EINVAL,
 			    "%s: %%g: the primary group has no name", what);
 	if (bad == 'u' && !v->user)
-		return fail(err, conf->name, r->line, -EINVAL,
+		return fail(err, name, r->line, -EINVAL,
 			    "%s: %%u: the user has no name", what);
-	return fail(err, conf->name, r->line, -EINVAL,
+	return fail(err, name, r->line, -EINVAL,
 		    "%s: %%%c: '%s' cannot be used in a path", what, bad,
 		    printable(bad == 'u' ? v->user : v->group, tmp,
 			      sizeof(tmp)));
 }
 
-static int fill_mapping(const struct hj_conf *conf, const struct rule *r,
+static int fill_mapping(const char *name, const struct rule *r,
 			const struct vars *v, struct hj_mapping *m,
 			struct hj_conf_error *err)
 {
@@ -718,23 +1057,23 @@ static int fill_mapping(const struct hj_conf *conf, const struct rule *r,
 
 	e = expand(r->path, v, path, sizeof(path), &bad);
 	if (e)
-		return expand_err(conf, r, "cgroup", v, e, bad, err);
+		return expand_err(name, r, "cgroup", v, e, bad, err);
 	if (check_cgroup_path(path, &why))
-		return fail(err, conf->name, r->line, -EINVAL,
+		return fail(err, name, r->line, -EINVAL,
 			    "cgroup '%s' %s after expansion",
 			    printable(path, tmp, sizeof(tmp)), why);
 	if (snprintf(m->cgroup, sizeof(m->cgroup), "%s%s%s",
 		     r->controller ? r->controller : "",
 		     r->controller ? ":" : "", path) >= (int)sizeof(m->cgroup))
-		return fail(err, conf->name, r->line, -EINVAL,
+		return fail(err, name, r->line, -EINVAL,
 			    "cgroup is too long after expansion");
 
 	if (r->name) {
 		e = expand(r->name, v, m->name, sizeof(m->name), &bad);
 		if (e)
-			return expand_err(conf, r, "name=", v, e, bad, err);
+			return expand_err(name, r, "name=", v, e, bad, err);
 		if (!valid_container_name(m->name))
-			return fail(err, conf->name, r->line, -EINVAL,
+			return fail(err, name, r->line, -EINVAL,
 				    "bad container name '%s' after expansion",
 				    printable(m->name, tmp, sizeof(tmp)));
 	} else {
@@ -742,19 +1081,19 @@ static int fill_mapping(const struct hj_conf *conf, const struct rule *r,
 		last = strrchr(path, '/');
 		last = last ? last + 1 : path;
 		if (strlen(last) >= sizeof(m->name))
-			return fail(err, conf->name, r->line, -EINVAL,
+			return fail(err, name, r->line, -EINVAL,
 				    "container name is too long");
 		strcpy(m->name, last);
 	}
 	if (r->shell) {
 		e = expand(r->shell, v, m->shell, sizeof(m->shell), &bad);
 		if (e)
-			return expand_err(conf, r, "shell=", v, e, bad, err);
+			return expand_err(name, r, "shell=", v, e, bad, err);
 	}
 	if (r->cwd) {
 		e = expand(r->cwd, v, m->cwd, sizeof(m->cwd), &bad);
 		if (e)
-			return expand_err(conf, r, "cwd=", v, e, bad, err);
+			return expand_err(name, r, "cwd=", v, e, bad, err);
 	}
 	return 0;
 }
@@ -773,7 +1112,7 @@ int hj_conf_match(const struct hj_conf *conf, const char *user, uid_t uid,
 	for (i = 0; i < conf->n; i++) {
 		if (!rule_matches(&conf->rules[i], user, uid, group, groups))
 			continue;
-		e = fill_mapping(conf, &conf->rules[i], &v, m, err);
+		e = fill_mapping(conf->name, &conf->rules[i], &v, m, err);
 		if (e) {
 			memset(m, 0, sizeof(*m));
 			return e;
@@ -827,22 +1166,21 @@ static void free_names(char **names, int n)
 int hj_conf_resolve_user(const char *path, const struct passwd *pw,
 			 struct hj_mapping *m, struct hj_conf_error *err)
 {
-	struct hj_conf *conf;
 	char *group = NULL, **names = NULL;
 	gid_t *gids = NULL;
-	int ngroups = 64, n = 0, i, e;
+	int ngroups = 64, n = 0, i, e, ge;
 
 	memset(m, 0, sizeof(*m));
 	if (!pw || !pw->pw_name)
 		return -EINVAL;
-	e = hj_conf_load(path, &conf, err);
-	if (e)
-		return e;
+	if (!path)
+		path = HJ_CONF_DEFAULT;
 
 	/* a group without a name only fails a rule that needs %g */
-	e = group_name(pw->pw_gid, &group);
-	if (e == -ENOMEM)
+	ge = group_name(pw->pw_gid, &group);
+	if (ge == -ENOMEM)
 		goto out_nomem;
+	ge = 0;
 	for (;;) {
 		gid_t *g = realloc(gids, ngroups * sizeof(*g));
 		int want = ngroups;
@@ -855,11 +1193,22 @@ int hj_conf_resolve_user(const char *path, const struct passwd *pw,
 			break;
 		}
 		if (want <= ngroups || want > 65536) {
-			e = fail(err, pw->pw_name, 0, -EINVAL,
-				 "cannot list the groups");
-			goto out_free;
+			ge = -EINVAL;
+			ngroups = 0;
+			break;
 		}
 		ngroups = want;
+	}
+	if (ge) {
+		struct hj_conf *conf;
+
+		/* a broken file is reported first, as before any lookup */
+		e = hj_conf_load(path, &conf, err);
+		hj_conf_free(conf);
+		if (!e)
+			e = fail(err, pw->pw_name, 0, ge,
+				 "cannot list the groups");
+		goto out_free;
 	}
 	names = calloc(ngroups + 1, sizeof(*names));
 	if (!names)
@@ -871,16 +1220,16 @@ int hj_conf_resolve_user(const char *path, const struct passwd *pw,
 		if (!e)
 			n++;
 	}
-	e = hj_conf_match(conf, pw->pw_name, pw->pw_uid, pw->pw_gid, group,
-			  (const char *const *)names, m, err);
+	/* the whole file is checked as hj_conf_load() does, first */
+	e = hj_conf_load_match(path, pw->pw_name, pw->pw_uid, pw->pw_gid,
+			       group, (const char *const *)names, m, err);
 	goto out_free;
 
 out_nomem:
-	e = fail(err, conf->name, 0, -ENOMEM, "out of memory");
+	e = fail(err, path, 0, -ENOMEM, "out of memory");
 out_free:
 	free_names(names, n);
 	free(gids);
 	free(group);
-	hj_conf_free(conf);
 	return e;
 }

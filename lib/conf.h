@@ -65,6 +65,19 @@ size_t hj_conf_rule_count(const struct hj_conf *conf);
 int hj_conf_match(const struct hj_conf *conf, const char *user, uid_t uid,
 		  gid_t gid, const char *group, const char *const *groups,
 		  struct hj_mapping *m, struct hj_conf_error *err);
+/*
+ * Load and match in one pass, as hj_conf_load() then hj_conf_match() would
+ * (the same checks of every line, the same result and errors), without
+ * keeping the rules: what every login does.
+ */
+int hj_conf_load_match(const char *path, const char *user, uid_t uid,
+		       gid_t gid, const char *group,
+		       const char *const *groups, struct hj_mapping *m,
+		       struct hj_conf_error *err);
+int hj_conf_parse_match(const char *buf, size_t len, const char *name,
+			const char *user, uid_t uid, gid_t gid,
+			const char *group, const char *const *groups,
+			struct hj_mapping *m, struct hj_conf_error *err);
 int hj_conf_resolve_user(const char *path, const struct passwd *pw,
 			 struct hj_mapping *m, struct hj_conf_error *err);
 

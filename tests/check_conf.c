@@ -28,6 +28,29 @@ static struct hj_conf *parse_ok(const char *text)
 	return conf;
 }
 
+/*
+ * hj_conf_parse_match() (what a login does) gives what hj_conf_parse() +
+ * hj_conf_match() give: the result, the mapping and the error message.
+ */
+static void same_as_parse_match(const char *text, size_t len,
+				const char *user, uid_t uid,
+				const char *group, const char *const *groups,
+				int want, const struct hj_mapping *wm,
+				const struct hj_conf_error *werr)
+{
+	struct hj_conf_error err = { .msg = "" };
+	struct hj_mapping m;
+	int r;
+
+	r = hj_conf_parse_match(text, len, "t.conf", user, uid, 100, group,
+				groups, &m, werr ? &err : NULL);
+	ck_assert_int_eq(r, want);
+	ck_assert_msg(!memcmp(&m, wm, sizeof(m)), "mapping differs for %s",
+		      user ? user : "(null)");
+	if (werr && r)
+		ck_assert_str_eq(err.msg, werr->msg);
+}
+
 /* Match one user against a config text; returns hj_conf_match's result. */
 static int match(const char *text, const char *user, uid_t uid,
 		 const char *group, const char *const *groups,
@@ -39,6 +62,8 @@ static int match(const char *text, const char *user, uid_t uid,
 	r = hj_conf_match(conf, user, uid, 100, group,
 			  groups ? groups : no_groups, m, err);
 	hj_conf_free(conf);
+	same_as_parse_match(text, strlen(text), user, uid, group,
+			    groups ? groups : no_groups, r, m, err);
 	return r;
 }
 
@@ -299,6 +324,14 @@ START_TEST(test_errors)
 	ck_assert_ptr_null(conf);
 	ck_assert_str_eq(err.msg, bad_files[_i].msg);
 	ck_assert_str_eq(err.file, "t.conf");
+	/* matching while parsing refuses the file just the same */
+	{
+		struct hj_mapping none;
+
+		memset(&none, 0, sizeof(none));
+		same_as_parse_match(text, strlen(text), "alice", 1000, "g",
+				    no_groups, -EINVAL, &none, &err);
+	}
 }
 END_TEST
 
@@ -545,16 +578,30 @@ START_TEST(test_mutations)
 		}
 		if (seed & 0x40000000)
 			len = (seed >> 4) % len;
-		if (hj_conf_parse(text, len, "m", &conf, NULL))
+		if (hj_conf_parse(text, len, "m", &conf, NULL)) {
+			struct hj_mapping none;
+
+			/* refused the same way while matching */
+			memset(&none, 0, sizeof(none));
+			ck_assert_int_ne(hj_conf_parse_match(text, len, "m",
+							     "alice", 1, 1, "g",
+							     groups, &none,
+							     NULL),
+					 0);
 			continue;
+		}
 		for (j = 0; j < sizeof(users) / sizeof(users[0]); j++) {
 			struct hj_mapping m;
 			const char *path;
+			int r;
 
-			if (hj_conf_match(conf, users[j], j * 500, 100,
+			r = hj_conf_match(conf, users[j], j * 500, 100,
 					  j % 2 ? users[j] : "g", groups, &m,
-					  NULL) ||
-			    m.kind != HJ_MAP_CONTAINER)
+					  NULL);
+			same_as_parse_match(text, len, users[j], j * 500,
+					    j % 2 ? users[j] : "g", groups, r,
+					    &m, NULL);
+			if (r || m.kind != HJ_MAP_CONTAINER)
 				continue;
 			path = strchr(m.cgroup, ':');
 			path = path ? path + 1 : m.cgroup;
@@ -714,6 +761,96 @@ START_TEST(test_load_fd)
 }
 END_TEST
 
+/*
+ * hj_conf_load_match() reads a file in chunks: lines across the chunk
+ * boundaries, a last line without newline, a line of the maximal length
+ * (with its CR) and the errors of an overlong line all come out as
+ * hj_conf_load() + hj_conf_match() give them.
+ */
+static void load_match_same(const char *path, const char *user,
+			    unsigned int want_line)
+{
+	struct hj_conf_error e1 = { .msg = "" }, e2 = { .msg = "" };
+	struct hj_mapping m1, m2;
+	struct hj_conf *conf;
+	int r1, r2;
+
+	r1 = hj_conf_load(path, &conf, &e1);
+	if (!r1) {
+		r1 = hj_conf_match(conf, user, 1000, 100, "g", no_groups, &m1,
+				   &e1);
+		hj_conf_free(conf);
+	} else {
+		memset(&m1, 0, sizeof(m1));
+	}
+	r2 = hj_conf_load_match(path, user, 1000, 100, "g", no_groups, &m2,
+				&e2);
+	ck_assert_int_eq(r2, r1);
+	ck_assert_str_eq(e2.msg, e1.msg);
+	ck_assert_msg(!memcmp(&m1, &m2, sizeof(m1)), "mapping differs");
+	ck_assert_uint_eq(r2 ? e2.line : m2.line, want_line);
+}
+
+START_TEST(test_load_match_chunks)
+{
+	size_t n = 30000, i, len = 0, cap = n * 60 + 3 * HJ_CONF_LINE_MAX + 100000;
+	char *text = malloc(cap + 1), path[64];
+	size_t cstart;
+
+	if (geteuid() != 0)
+		return;
+	ck_assert_ptr_nonnull(text);
+	snprintf(path, sizeof(path), "%s/big.conf", tmpdir);
+	/* lines of every length from 12 to 52 bytes, CRLF now and then */
+	for (i = 1; i < n; i++)
+		len += sprintf(text + len, "u%zu ctr/%.*s%s\n", i,
+			       (int)(1 + i % 40),
+			       "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+			       i % 7 ? "" : "\r");
+	/* a comment of the maximal length, with its CR */
+	cstart = len;
+	text[len++] = '#';
+	memset(text + len, 'c', HJ_CONF_LINE_MAX - 1);
+	len += HJ_CONF_LINE_MAX - 1;
+	len += sprintf(text + len, "\r\nlast ctr/last");
+	text[len] = '\0';
+	write_file(path, text, 0644);
+	load_match_same(path, "last", n + 1);
+	load_match_same(path, "u29999", n - 1);
+	load_match_same(path, "u1", 1);
+	load_match_same(path, "nobody", 0);
+
+	/* a line far too long: refused at its line */
+	len = cstart;
+	text[len++] = '#';
+	memset(text + len, 'c', HJ_CONF_LINE_MAX + 100000);
+	len += HJ_CONF_LINE_MAX + 100000;
+	len += sprintf(text + len, "\nlast ctr/last");
+	write_file(path, text, 0644);
+	load_match_same(path, "last", n);
+	/* a NUL byte 100 KiB into it: the NUL is what is reported */
+	text[cstart + HJ_CONF_LINE_MAX + 90000] = '\0';
+	{
+		int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
+		close(fd);
+	}
+	load_match_same(path, "last", n);
+	{
+		struct hj_conf_error err = { .msg = "" };
+		struct hj_mapping m;
+
+		hj_conf_load_match(path, "last", 1, 1, "g", no_groups, &m,
+				   &err);
+		ck_assert_msg(strstr(err.msg, "NUL byte"), "%s", err.msg);
+	}
+	load_match_same(path, "last", n);
+	free(text);
+}
+END_TEST
+
 START_TEST(test_resolve_user)
 {
 	struct hj_conf_error err = { .msg = "" };
@@ -810,6 +947,7 @@ static Suite *conf_suite(void)
 	tcase_add_test(tf, test_load_insecure);
 	tcase_add_test(tf, test_load_too_large);
 	tcase_add_test(tf, test_load_fd);
+	tcase_add_test(tf, test_load_match_chunks);
 	tcase_add_test(tf, test_resolve_user);
 	suite_add_tcase(s, tf);
 
