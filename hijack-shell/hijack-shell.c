@@ -18,7 +18,9 @@
  *   5. in the child: drops every capability, checks that they are gone,
  *      reads the container's /etc/passwd unprivileged, builds a fresh
  *      environment and execs the user's shell;
- *   6. in the parent: drops every capability, relays the terminal and
+ *   6. in the parent: drops every capability, re-executes itself as a
+ *      small waiter (nothing of the login's libraries, NSS modules and
+ *      buffers stays mapped for the session), relays the terminal and
  *      signals, and exits with the child's status.
  *
  * A mapped user never lands on the host: every failure above exits
@@ -35,6 +37,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +54,8 @@
 #include "shell.h"
 
 #define PROG "hijack-shell"
+/* argv[1] of the waiting parent after it re-executes itself */
+#define WAIT_ARG "--wait-for-child"
 
 static pid_t child_pid;
 static int sig_pipe[2] = { -1, -1 };
@@ -418,6 +423,86 @@ run_on_host(const struct user *u, const struct hj_mapping *m, bool login,
 	child(u, m, login, command, -1, priv, true, false);
 }
 
+/*
+ * The waiting parent sheds its memory for the session's lifetime: it
+ * execs its own binary (the host's: it never entered anything) with no
+ * new privileges, so the file capabilities are not granted again, an
+ * empty environment, so nothing of the user's reaches the dynamic
+ * linker, and the relayed signals still blocked, so none is lost.  Only
+ * returns if that fails; then the waiting goes on here.
+ */
+static void exec_waiter(pid_t pid, int master)
+{
+	static char *const envp[] = { NULL };
+	char pidstr[16], fdstr[16];
+	char *argv[] = { (char *)PROG, (char *)WAIT_ARG, pidstr, fdstr, NULL };
+
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
+	snprintf(fdstr, sizeof(fdstr), "%d", master);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return;
+	if (master >= 0 && fcntl(master, F_SETFD, 0))
+		return;
+	execve("/proc/self/exe", argv, envp);
+	if (master >= 0)
+		fcntl(master, F_SETFD, FD_CLOEXEC);
+}
+
+static int parse_long_arg(const char *s, long min, long max, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return errno || end == s || *end || *v < min || *v > max ? -EINVAL : 0;
+}
+
+/*
+ * hijack-shell --wait-for-child PID MASTER-FD, as exec_waiter() starts
+ * it: only with no_new_privs set (so never with capabilities), it waits
+ * for PID, relaying MASTER-FD (-1: none) and the signals.
+ */
+static int __attribute__((noreturn)) waiter(char **argv)
+{
+	sigset_t block;
+	long pid, master;
+	size_t i;
+	int r;
+
+	prctl(PR_SET_NAME, PROG, 0, 0, 0);
+	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)
+		errx(2, "%s is internal", WAIT_ARG);
+	r = drop_caps();
+	if (r)
+		errx(EXIT_FAILURE, "cannot drop privileges: %s", strerror(-r));
+	if (parse_long_arg(argv[2], 1, INT32_MAX, &pid) ||
+	    parse_long_arg(argv[3], -1, INT32_MAX, &master) ||
+	    (master >= 0 && master <= 2))
+		errx(2, "%s: bad arguments", WAIT_ARG);
+	/* nothing else may stay open on the host */
+	if (master < 0) {
+		close_fds_above_2();
+	} else {
+		if (master > 3)
+			syscall(SYS_close_range, 3, master - 1, 0);
+		syscall(SYS_close_range, master + 1, ~0U, 0);
+		fcntl(master, F_SETFD, FD_CLOEXEC);
+	}
+	child_pid = pid;
+	if (master >= 0 && pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK)) {
+		kill(pid, SIGHUP);
+		err(EXIT_FAILURE, "pipe");
+	}
+	set_handlers();
+	sigemptyset(&block);
+	for (i = 0; i < NRELAYED; i++)
+		sigaddset(&block, relayed[i]);
+	sigprocmask(SIG_UNBLOCK, &block, NULL);
+	if (master >= 0)
+		relay_pty(pid, master);
+	wait_plain(pid);
+}
+
 int main(int argc, char **argv)
 {
 	struct hj_conf_error cerr = { { 0 }, 0, { 0 } };
@@ -434,6 +519,8 @@ int main(int argc, char **argv)
 	pid_t pid;
 
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	if (argc == 4 && !strcmp(argv[1], WAIT_ARG))
+		waiter(argv);
 	close_fds_above_2();
 	priv = privileged();
 	shell_parse_args(argc, argv, &args);
@@ -540,6 +627,7 @@ int main(int argc, char **argv)
 		kill(pid, SIGKILL);
 		errx(EXIT_FAILURE, "cannot drop privileges: %s", strerror(-r));
 	}
+	exec_waiter(pid, master);
 	set_handlers();
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (master >= 0)

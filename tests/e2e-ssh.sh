@@ -123,6 +123,13 @@ bg=$!
 if session_procs '^sleep 20$'; then
 	is "session parent on the host: CapEff 0" "$(awk '/^CapEff/ {print $2}' /proc/$parent/status)" 0000000000000000
 	is "session parent on the host: CapPrm 0" "$(awk '/^CapPrm/ {print $2}' /proc/$parent/status)" 0000000000000000
+	# it re-executed itself to wait: still not ptraceable by the user
+	# (a non-dumpable task's /proc files are root's), no way back to the
+	# file capabilities, nothing of the user's environment, no fd but 0-2
+	is "session parent on the host: not dumpable" "$(stat -c %u /proc/$parent/status)" 0
+	is "session parent on the host: NoNewPrivs" "$(awk '/^NoNewPrivs/ {print $2}' /proc/$parent/status)" 1
+	is "session parent on the host: empty environment" "$(tr '\0' '\n' < /proc/$parent/environ | wc -l)" 0
+	is "session parent on the host: fds 0-2 only" "$(ls /proc/$parent/fd | sort -n | tr '\n' ' ')" "0 1 2 "
 	is "session process sits in the container's cgroups (host view)" "$(cat /proc/$inner/cgroup)" "$(cat /proc/$I1/cgroup)"
 	diag "session parent private memory: $(awk '/^Private_(Clean|Dirty)/ {s += $2} END {print s}' /proc/$parent/smaps_rollup) KiB"
 else
