@@ -595,21 +595,16 @@ int hj_task_cgroups(pid_t pid, bool self, struct hj_task_cgroups **out)
 	return 0;
 }
 
-static bool file_says(int dfd, const char *name, const char *what)
+/* Open FILE of the cgroup @rel on @h, beneath its mount, in one lookup. */
+int hj_cgroup_open_file(const struct hj_hierarchy *h, const char *rel,
+			const char *file, int flags)
 {
-	char buf[256];
-	size_t len;
-	bool yes = false;
-	int fd, r;
+	char path[PATH_MAX + 32];
 
-	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return false;
-	r = hj_read_fd(fd, buf, sizeof(buf), &len);
-	close(fd);
-	if (!r)
-		yes = strstr(buf, what) != NULL;
-	return yes;
+	if (snprintf(path, sizeof(path), "%s%s%s", rel, *rel ? "/" : "",
+		     file) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	return hj_cgroup_openat(h, path, flags);
 }
 
 /*
@@ -624,19 +619,23 @@ int hj_cgroup_frozen(const struct hj_task_cgroups *tc)
 
 	for (i = 0; i < tc->nm && !frozen; i++) {
 		const struct hj_hierarchy *h = &tc->h[tc->m[i].hier];
-		int dfd;
+		char buf[256];
+		size_t len;
+		int fd;
 
 		if (!h->v2 && !strstr(h->opts, "freezer"))
 			continue;
-		dfd = hj_cgroup_openat(h, tc->m[i].path, O_PATH | O_DIRECTORY);
-		if (dfd < 0)
+		fd = hj_cgroup_open_file(h, tc->m[i].path,
+					 h->v2 ? "cgroup.events" :
+						 "freezer.state",
+					 O_RDONLY);
+		if (fd < 0)
 			continue;
-		if (h->v2)
-			frozen = file_says(dfd, "cgroup.events", "frozen 1");
-		else
-			frozen = file_says(dfd, "freezer.state", "FROZEN") ||
-				 file_says(dfd, "freezer.state", "FREEZING");
-		close(dfd);
+		if (!hj_read_fd(fd, buf, sizeof(buf), &len))
+			frozen = h->v2 ? strstr(buf, "frozen 1") != NULL :
+					 strstr(buf, "FROZEN") ||
+						 strstr(buf, "FREEZING");
+		close(fd);
 	}
 	return frozen;
 }

@@ -194,17 +194,10 @@ static int join_differing(const struct hj_task_cgroups *tc, struct prep *p)
 			close_safe(&p->v2fd);
 			p->v2fd = fd;
 		} else {
-			int dfd = hj_cgroup_openat(hi, tc->m[i].path,
-						   O_PATH | O_DIRECTORY);
-
-			if (dfd < 0)
-				return dfd;
-			fd = openat(dfd, "tasks",
-				    O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
-			r = fd < 0 ? -errno : 0;
-			close(dfd);
-			if (r)
-				return r;
+			fd = hj_cgroup_open_file(hi, tc->m[i].path, "tasks",
+						 O_WRONLY);
+			if (fd < 0)
+				return fd;
 			p->v1fd[p->nv1++] = fd;
 		}
 		p->joined++;

@@ -55,6 +55,8 @@ int hj_parse_proc_cgroup(const char *buf, size_t len,
 			 const struct hj_hierarchy *h, size_t nh,
 			 struct hj_membership *m, size_t max, size_t *n);
 int hj_cgroup_openat(const struct hj_hierarchy *h, const char *rel, int flags);
+int hj_cgroup_open_file(const struct hj_hierarchy *h, const char *rel,
+			const char *file, int flags);
 int hj_cgroup_openat_walk(const struct hj_hierarchy *h, const char *rel,
 			  int flags);
 int hj_cgroup_path_check(const char *path);
