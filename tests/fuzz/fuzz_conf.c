@@ -84,17 +84,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&err, 0, sizeof(err));
 	r = hj_conf_parse((const char *)data, size, "fuzz.conf", &conf, &err);
 	if (r) {
+		struct hj_conf_error err2;
+		struct hj_mapping m2;
+
 		CHECK(r < 0 && !conf);
 		check_string(err.msg, sizeof(err.msg));
 		CHECK(err.msg[0]);
+		/* matching while parsing refuses it with the same message */
+		memset(&err2, 0, sizeof(err2));
+		CHECK(hj_conf_parse_match((const char *)data, size, "fuzz.conf",
+					  whos[0].user, whos[0].uid,
+					  whos[0].gid, whos[0].group,
+					  whos[0].groups, &m2, &err2) == r);
+		CHECK(!strcmp(err.msg, err2.msg));
 		return 0;
 	}
 	for (i = 0; i < sizeof(whos) / sizeof(whos[0]); i++) {
 		const struct who *w = &whos[i];
+		struct hj_conf_error err2;
+		struct hj_mapping m2;
+		int r2;
 
 		memset(&err, 0, sizeof(err));
 		r = hj_conf_match(conf, w->user, w->uid, w->gid, w->group,
 				  w->groups, &m, &err);
+		/* what a login does gives the same answer */
+		memset(&err2, 0, sizeof(err2));
+		r2 = hj_conf_parse_match((const char *)data, size, "fuzz.conf",
+					 w->user, w->uid, w->gid, w->group,
+					 w->groups, &m2, &err2);
+		CHECK(r2 == r && !memcmp(&m, &m2, sizeof(m)));
+		CHECK(!r || !strcmp(err.msg, err2.msg));
 		if (r) {
 			CHECK(r < 0 && m.kind == HJ_MAP_NONE);
 			check_string(err.msg, sizeof(err.msg));
