@@ -96,6 +96,7 @@ enum {
 	C_CTRL = 2, /* refused anywhere in a line */
 	C_SEP = 4, /* separates fields */
 	C_NAME = 8, /* may be in a user or group name */
+	C_SLASH = 16,
 };
 
 static const unsigned char byte_class[256] = {
@@ -106,6 +107,7 @@ static const unsigned char byte_class[256] = {
 	[' '] = C_SEP,
 	['-'] = C_NAME,
 	['.'] = C_NAME,
+	['/'] = C_SLASH,
 	['0' ... '9'] = C_NAME,
 	['A' ... 'Z'] = C_NAME,
 	['_'] = C_NAME,
@@ -624,6 +626,59 @@ static int rest_of_line(struct parser *p, const char *q, const char *end)
 	return 0;
 }
 
+/*
+ * The common line "user<blank>path" of a big file (a user name, a plain
+ * cgroup path: no controller, template, option or comment), recognised
+ * and checked in one pass while matching.  1 with @r filled when the
+ * line is such a rule and valid, exactly as parse_line() would make it;
+ * 0 for anything else, which parse_line() then takes (valid or not, with
+ * its message).  The line is left as it was unless 1 is returned.
+ */
+static int simple_rule(unsigned int line, char *s, char *end, struct rule *r)
+{
+	char *q = s, *who_end, *path, *path_end;
+	char c1, c2;
+
+	/* a user name: not a uid (digit), not '-', no '$', bounded */
+	while (CLASS(*q) & C_NAME)
+		q++;
+	who_end = q;
+	if (q == s || q - s >= HJ_CONF_NAME_MAX || *s == '-' ||
+	    (*s >= '0' && *s <= '9') || !(CLASS(*q) & C_SEP))
+		return 0;
+	while (CLASS(*q) & C_SEP)
+		q++;
+	path = q;
+	while (CLASS(*q) & (C_NAME | C_SLASH))
+		q++;
+	path_end = q;
+	while (CLASS(*q) & C_SEP)
+		q++;
+	/* nothing else on the line; not the host's '-'; below 4096 bytes */
+	if (q != end || path_end == path ||
+	    (path_end - path == 1 && *path == '-') ||
+	    path_end - path >= HJ_CGROUP_PATH_MAX)
+		return 0;
+	c1 = *who_end;
+	c2 = *path_end;
+	*who_end = '\0';
+	*path_end = '\0';
+	if (*path == '/')
+		path++;
+	if (!*path || hj_cgroup_path_check(path)) {
+		*who_end = c1;
+		*path_end = c2;
+		return 0;
+	}
+	memset(r, 0, sizeof(*r));
+	r->line = line;
+	r->who = WHO_USER;
+	r->who_name = s;
+	r->kind = HJ_MAP_CONTAINER;
+	r->path = path;
+	return 1;
+}
+
 /* One line of the file, @l bytes at @s without its newline. */
 static int handle_line(struct parser *p, const char *s, size_t l)
 {
@@ -643,6 +698,11 @@ static int handle_line(struct parser *p, const char *s, size_t l)
 	memcpy(q, s, l);
 	end = q + l;
 	*end = '\0';
+	/* matching a big file: the common line in one pass */
+	if (!p->conf && simple_rule(p->line, q, end, &r)) {
+		match_rule(p, &r);
+		return 0;
+	}
 	/*
 	 * Split it into NUL-terminated fields (a field starting with '#'
 	 * starts a comment) in one pass.  Anywhere in the line a NUL byte is

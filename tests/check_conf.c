@@ -441,6 +441,77 @@ START_TEST(test_overlong_expansion)
 }
 END_TEST
 
+/*
+ * Lines that look like the common "user path" rule, which matching
+ * recognises in one pass, and their near misses: every one is accepted
+ * or refused, mapped or not, exactly as by hj_conf_parse() + match.
+ */
+START_TEST(test_simple_lines)
+{
+	static const char *const lines[] = {
+		"bob ctr/a\n", "bob /ctr/a\n", "bob\tctr/a\t \n",
+		" bob ctr/a\n", "bob ctr/a x=y\n", "bob ctr/a # c\n",
+		"bob ctr//a\n", "bob ctr/a/\n", "bob /\n", "bob //\n",
+		"bob -\n", "bob -x\n", "bob -/x\n", "-bob ctr/a\n",
+		"1000 ctr/a\n", "bob ctr/./a\n", "bob ctr/../a\n",
+		"bob ./a\n", "bob ctr/.a\n", "bob ctr/..a\n", "bob$ ctr/a\n",
+		"b$ob ctr/a\n", "bob. ctr/a\n", "bob ctr:a\n", "bob ctr/%u\n",
+		"bob ctr/a\r\n", "bob ctr/a\rb\n", "bob\n", "bob ctr/a b/c\n",
+		"@bob ctr/a\n", "* ctr/a\n", "bob ctr/a\x80\n", "b\x80 ctr/a\n",
+	};
+	static const char *const users[] = { "bob", "-bob", "bob$", "bob.",
+					      "b$ob", "alice" };
+	char *text = malloc(8192);
+	size_t i, j;
+
+	ck_assert_ptr_nonnull(text);
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]) + 4; i++) {
+		const char *t = text;
+
+		if (i < sizeof(lines) / sizeof(lines[0])) {
+			t = lines[i];
+		} else if (i == sizeof(lines) / sizeof(lines[0])) {
+			/* a component of NAME_MAX bytes, then one more */
+			strcpy(text, "bob ctr/");
+			memset(text + 8, 'c', 255);
+			strcpy(text + 8 + 255, "\n");
+		} else if (i == sizeof(lines) / sizeof(lines[0]) + 1) {
+			strcpy(text, "bob ctr/");
+			memset(text + 8, 'c', 256);
+			strcpy(text + 8 + 256, "\n");
+		} else {
+			/* a path of 4095 and of 4096 bytes; a 255-byte name */
+			size_t n = i == sizeof(lines) / sizeof(lines[0]) + 2 ?
+					   4095 :
+					   4096;
+
+			strcpy(text, "bob ");
+			for (j = 0; j < n; j++)
+				text[4 + j] = j % 100 == 99 ? '/' : 'p';
+			strcpy(text + 4 + n, "\n");
+		}
+		for (j = 0; j < sizeof(users) / sizeof(users[0]); j++) {
+			struct hj_conf_error err = { .msg = "" };
+			struct hj_mapping m;
+			struct hj_conf *conf;
+			int r;
+
+			r = hj_conf_parse(t, strlen(t), "t.conf", &conf, &err);
+			if (!r) {
+				r = hj_conf_match(conf, users[j], 1000, 100,
+						  "g", no_groups, &m, &err);
+				hj_conf_free(conf);
+			} else {
+				memset(&m, 0, sizeof(m));
+			}
+			same_as_parse_match(t, strlen(t), users[j], 1000, "g",
+					    no_groups, r, &m, &err);
+		}
+	}
+	free(text);
+}
+END_TEST
+
 START_TEST(test_many_rules)
 {
 	size_t n = 100000, i, len = 0;
@@ -934,6 +1005,7 @@ static Suite *conf_suite(void)
 	tcase_add_test(tc, test_huge_line);
 	tcase_add_test(tc, test_expansion_errors);
 	tcase_add_test(tc, test_overlong_expansion);
+	tcase_add_test(tc, test_simple_lines);
 	tcase_add_test(tc, test_many_rules);
 	tcase_add_loop_test(tc, test_shipped_example, 0,
 			    sizeof(shipped) / sizeof(shipped[0]));
