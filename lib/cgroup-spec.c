@@ -43,7 +43,8 @@ static int controller_hierarchy(const char *controller,
 	/* libcgroup does not know it (e.g. a named hierarchy): match opts */
 	for (i = 0; i < nh; i++)
 		if (!h[i].v2 &&
-		    hj_same_controllers(controller, strlen(controller), h[i].opts))
+		    hj_same_controllers(controller, strlen(controller),
+					h[i].opts))
 			return i;
 	for (i = 0; i < nh; i++) {
 		const char *o = h[i].opts;

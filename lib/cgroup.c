@@ -296,11 +296,11 @@ int hj_parse_proc_cgroup(const char *buf, size_t len,
 		path = c2 + 1;
 		plen = eol - path;
 		for (i = 0; i < nh; i++) {
-			if (c2 == c1 + 1 ? h[i].v2 :
-					   !h[i].v2 && hj_same_controllers(
-							       c1 + 1,
-							       c2 - c1 - 1,
-							       h[i].opts))
+			if (c2 == c1 + 1 ?
+				    h[i].v2 :
+				    !h[i].v2 && hj_same_controllers(c1 + 1,
+								    c2 - c1 - 1,
+								    h[i].opts))
 				break;
 		}
 		p = eol + 1;
@@ -347,7 +347,8 @@ int hj_cgroup_path_check(const char *path)
 		p = strchrnul(p, '/');
 		l = p - comp;
 		if (l == 0 || (l == 1 && comp[0] == '.') ||
-		    (l == 2 && comp[0] == '.' && comp[1] == '.') || l > NAME_MAX)
+		    (l == 2 && comp[0] == '.' && comp[1] == '.') ||
+		    l > NAME_MAX)
 			r = -EINVAL;
 		if (!*p)
 			break;
@@ -625,10 +626,9 @@ int hj_cgroup_frozen(const struct hj_task_cgroups *tc)
 
 		if (!h->v2 && !strstr(h->opts, "freezer"))
 			continue;
-		fd = hj_cgroup_open_file(h, tc->m[i].path,
-					 h->v2 ? "cgroup.events" :
-						 "freezer.state",
-					 O_RDONLY);
+		fd = hj_cgroup_open_file(
+			h, tc->m[i].path,
+			h->v2 ? "cgroup.events" : "freezer.state", O_RDONLY);
 		if (fd < 0)
 			continue;
 		if (!hj_read_fd(fd, buf, sizeof(buf), &len))

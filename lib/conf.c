@@ -1031,10 +1031,9 @@ int hj_conf_parse_match(const char *buf, size_t len, const char *name,
 	return match_done(&p, parse_mem(&p, buf, len));
 }
 
-int hj_conf_load_match(const char *path, const char *user, uid_t uid,
-		       gid_t gid, const char *group,
-		       const char *const *groups, struct hj_mapping *m,
-		       struct hj_conf_error *err)
+int hj_conf_load_match(const char *path, const char *user, uid_t uid, gid_t gid,
+		       const char *group, const char *const *groups,
+		       struct hj_mapping *m, struct hj_conf_error *err)
 {
 	struct parser p;
 	struct who w;
@@ -1080,8 +1079,8 @@ static bool rule_matches(const struct rule *r, const char *user, uid_t uid,
 	return false;
 }
 
-static int expand_err(const char *name, const struct rule *r,
-		      const char *what, const struct vars *v, int e, char bad,
+static int expand_err(const char *name, const struct rule *r, const char *what,
+		      const struct vars *v, int e, char bad,
 		      struct hj_conf_error *err)
 {
 	char tmp[64];
@@ -1281,8 +1280,8 @@ int hj_conf_resolve_user(const char *path, const struct passwd *pw,
 			n++;
 	}
 	/* the whole file is checked as hj_conf_load() does, first */
-	e = hj_conf_load_match(path, pw->pw_name, pw->pw_uid, pw->pw_gid,
-			       group, (const char *const *)names, m, err);
+	e = hj_conf_load_match(path, pw->pw_name, pw->pw_uid, pw->pw_gid, group,
+			       (const char *const *)names, m, err);
 	goto out_free;
 
 out_nomem:

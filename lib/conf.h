@@ -70,10 +70,9 @@ int hj_conf_match(const struct hj_conf *conf, const char *user, uid_t uid,
  * (the same checks of every line, the same result and errors), without
  * keeping the rules: what every login does.
  */
-int hj_conf_load_match(const char *path, const char *user, uid_t uid,
-		       gid_t gid, const char *group,
-		       const char *const *groups, struct hj_mapping *m,
-		       struct hj_conf_error *err);
+int hj_conf_load_match(const char *path, const char *user, uid_t uid, gid_t gid,
+		       const char *group, const char *const *groups,
+		       struct hj_mapping *m, struct hj_conf_error *err);
 int hj_conf_parse_match(const char *buf, size_t len, const char *name,
 			const char *user, uid_t uid, gid_t gid,
 			const char *group, const char *const *groups,

@@ -263,7 +263,8 @@ static int read_members(int fd, char **out, size_t *len)
 					free(buf);
 					return -E2BIG;
 				}
-				size = size * 2 < MEMBERS_BUF ? size * 2 : MEMBERS_BUF;
+				size = size * 2 < MEMBERS_BUF ? size * 2 :
+								MEMBERS_BUF;
 				/* the file may have changed: read it anew */
 				off = 0;
 			}

@@ -32,10 +32,10 @@ static struct hj_conf *parse_ok(const char *text)
  * hj_conf_parse_match() (what a login does) gives what hj_conf_parse() +
  * hj_conf_match() give: the result, the mapping and the error message.
  */
-static void same_as_parse_match(const char *text, size_t len,
-				const char *user, uid_t uid,
-				const char *group, const char *const *groups,
-				int want, const struct hj_mapping *wm,
+static void same_as_parse_match(const char *text, size_t len, const char *user,
+				uid_t uid, const char *group,
+				const char *const *groups, int want,
+				const struct hj_mapping *wm,
 				const struct hj_conf_error *werr)
 {
 	struct hj_conf_error err = { .msg = "" };
@@ -449,18 +449,20 @@ END_TEST
 START_TEST(test_simple_lines)
 {
 	static const char *const lines[] = {
-		"bob ctr/a\n", "bob /ctr/a\n", "bob\tctr/a\t \n",
-		" bob ctr/a\n", "bob ctr/a x=y\n", "bob ctr/a # c\n",
-		"bob ctr//a\n", "bob ctr/a/\n", "bob /\n", "bob //\n",
-		"bob -\n", "bob -x\n", "bob -/x\n", "-bob ctr/a\n",
-		"1000 ctr/a\n", "bob ctr/./a\n", "bob ctr/../a\n",
-		"bob ./a\n", "bob ctr/.a\n", "bob ctr/..a\n", "bob$ ctr/a\n",
-		"b$ob ctr/a\n", "bob. ctr/a\n", "bob ctr:a\n", "bob ctr/%u\n",
-		"bob ctr/a\r\n", "bob ctr/a\rb\n", "bob\n", "bob ctr/a b/c\n",
-		"@bob ctr/a\n", "* ctr/a\n", "bob ctr/a\x80\n", "b\x80 ctr/a\n",
+		"bob ctr/a\n",	 "bob /ctr/a\n",    "bob\tctr/a\t \n",
+		" bob ctr/a\n",	 "bob ctr/a x=y\n", "bob ctr/a # c\n",
+		"bob ctr//a\n",	 "bob ctr/a/\n",    "bob /\n",
+		"bob //\n",	 "bob -\n",	    "bob -x\n",
+		"bob -/x\n",	 "-bob ctr/a\n",    "1000 ctr/a\n",
+		"bob ctr/./a\n", "bob ctr/../a\n",  "bob ./a\n",
+		"bob ctr/.a\n",	 "bob ctr/..a\n",   "bob$ ctr/a\n",
+		"b$ob ctr/a\n",	 "bob. ctr/a\n",    "bob ctr:a\n",
+		"bob ctr/%u\n",	 "bob ctr/a\r\n",   "bob ctr/a\rb\n",
+		"bob\n",	 "bob ctr/a b/c\n", "@bob ctr/a\n",
+		"* ctr/a\n",	 "bob ctr/a\x80\n", "b\x80 ctr/a\n",
 	};
-	static const char *const users[] = { "bob", "-bob", "bob$", "bob.",
-					      "b$ob", "alice" };
+	static const char *const users[] = { "bob",  "-bob", "bob$",
+					     "bob.", "b$ob", "alice" };
 	char *text = malloc(8192);
 	size_t i, j;
 
@@ -654,10 +656,9 @@ START_TEST(test_mutations)
 
 			/* refused the same way while matching */
 			memset(&none, 0, sizeof(none));
-			ck_assert_int_ne(hj_conf_parse_match(text, len, "m",
-							     "alice", 1, 1, "g",
-							     groups, &none,
-							     NULL),
+			ck_assert_int_ne(hj_conf_parse_match(
+						 text, len, "m", "alice", 1, 1,
+						 "g", groups, &none, NULL),
 					 0);
 			continue;
 		}
@@ -864,7 +865,8 @@ static void load_match_same(const char *path, const char *user,
 
 START_TEST(test_load_match_chunks)
 {
-	size_t n = 30000, i, len = 0, cap = n * 60 + 3 * HJ_CONF_LINE_MAX + 100000;
+	size_t n = 30000, i, len = 0,
+	       cap = n * 60 + 3 * HJ_CONF_LINE_MAX + 100000;
 	char *text = malloc(cap + 1), path[64];
 	size_t cstart;
 
