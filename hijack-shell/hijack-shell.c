@@ -54,8 +54,6 @@
 #include "shell.h"
 
 #define PROG "hijack-shell"
-/* argv[1] of the waiting parent after it re-executes itself */
-#define WAIT_ARG "--wait-for-child"
 
 static pid_t child_pid;
 static int sig_pipe[2] = { -1, -1 };
@@ -435,7 +433,7 @@ static void exec_waiter(pid_t pid, int master)
 {
 	static char *const envp[] = { NULL };
 	char pidstr[16], fdstr[16];
-	char *argv[] = { (char *)PROG, (char *)WAIT_ARG, pidstr, fdstr, NULL };
+	char *argv[] = { (char *)PROG, (char *)SHELL_WAIT_ARG, pidstr, fdstr, NULL };
 
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
 	snprintf(fdstr, sizeof(fdstr), "%d", master);
@@ -448,37 +446,23 @@ static void exec_waiter(pid_t pid, int master)
 		fcntl(master, F_SETFD, FD_CLOEXEC);
 }
 
-static int parse_long_arg(const char *s, long min, long max, long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtol(s, &end, 10);
-	return errno || end == s || *end || *v < min || *v > max ? -EINVAL : 0;
-}
-
 /*
  * hijack-shell --wait-for-child PID MASTER-FD, as exec_waiter() starts
  * it: only with no_new_privs set (so never with capabilities), it waits
  * for PID, relaying MASTER-FD (-1: none) and the signals.
  */
-static int __attribute__((noreturn)) waiter(char **argv)
+static int __attribute__((noreturn)) waiter(pid_t pid, int master)
 {
 	sigset_t block;
-	long pid, master;
 	size_t i;
 	int r;
 
 	prctl(PR_SET_NAME, PROG, 0, 0, 0);
 	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)
-		errx(2, "%s is internal", WAIT_ARG);
+		errx(2, "%s is internal", SHELL_WAIT_ARG);
 	r = drop_caps();
 	if (r)
 		errx(EXIT_FAILURE, "cannot drop privileges: %s", strerror(-r));
-	if (parse_long_arg(argv[2], 1, INT32_MAX, &pid) ||
-	    parse_long_arg(argv[3], -1, INT32_MAX, &master) ||
-	    (master >= 0 && master <= 2))
-		errx(2, "%s: bad arguments", WAIT_ARG);
 	/* nothing else may stay open on the host */
 	if (master < 0) {
 		close_fds_above_2();
@@ -519,11 +503,11 @@ int main(int argc, char **argv)
 	pid_t pid;
 
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	if (argc == 4 && !strcmp(argv[1], WAIT_ARG))
-		waiter(argv);
+	shell_parse_args(argc, argv, &args);
+	if (args.action == SHELL_WAIT)
+		waiter(args.wait_pid, args.wait_fd);
 	close_fds_above_2();
 	priv = privileged();
-	shell_parse_args(argc, argv, &args);
 	switch (args.action) {
 	case SHELL_SESSION:
 		break;
@@ -534,6 +518,7 @@ int main(int argc, char **argv)
 	case SHELL_VERSION:
 		printf(PROG " %s\n", PACKAGE_VERSION);
 		return EXIT_SUCCESS;
+	case SHELL_WAIT: /* waiter() does not return */
 	case SHELL_USAGE:
 		usage(2);
 	}

@@ -29,19 +29,25 @@ int drop_caps(void);
 
 /* args.c: the command line as sshd and login(1) give it */
 enum shell_action {
-	SHELL_SESSION,	/* interactive shell, or @command with -c */
-	SHELL_CHECK,	/* --check [USER] */
+	SHELL_SESSION, /* interactive shell, or @command with -c */
+	SHELL_CHECK, /* --check [USER] */
 	SHELL_HELP,
 	SHELL_VERSION,
-	SHELL_USAGE,	/* anything else: refused */
+	SHELL_WAIT, /* --wait-for-child PID FD: the re-executed parent */
+	SHELL_USAGE, /* anything else: refused */
 };
 
 struct shell_args {
 	enum shell_action action;
-	bool login;		/* argv[0] starts with '-' */
-	const char *command;	/* -c COMMAND, or NULL */
-	const char *user;	/* --check USER, or NULL */
+	bool login; /* argv[0] starts with '-' */
+	const char *command; /* -c COMMAND, or NULL */
+	const char *user; /* --check USER, or NULL */
+	pid_t wait_pid; /* SHELL_WAIT: the child, > 0 */
+	int wait_fd; /* SHELL_WAIT: the pty master > 2, or -1 */
 };
+
+/* argv[1] of the waiting parent after it re-executes itself */
+#define SHELL_WAIT_ARG "--wait-for-child"
 
 void shell_parse_args(int argc, char **argv, struct shell_args *a);
 

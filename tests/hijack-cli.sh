@@ -98,6 +98,14 @@ for a in "-x" "-c" "-c true extra" "--check a b" "--check="; do
 done
 "$HS" --check "" >/dev/null 2>&1
 is "hijack-shell --check '': usage, exit 2" "$?" 2
+out=$("$HS" --wait-for-child $$ -1 2>&1); rc=$?
+is "hijack-shell --wait-for-child without no_new_privs: refused" "$rc:$out" \
+	"2:hijack-shell: --wait-for-child is internal"
+for a in "$$ 2" "0 -1" "$$ -2" "$$ x" "+$$ -1"; do
+	# shellcheck disable=SC2086 # split on purpose
+	setpriv --no-new-privs "$HS" --wait-for-child $a >/dev/null 2>&1
+	is "hijack-shell --wait-for-child $a: usage, exit 2" "$?" 2
+done
 
 # -- no host fd beyond 0-2 and no host cwd reaches the container
 inside=$(exec 7</etc/hostname && "$HIJACK" pid "$INIT" ls /proc/self/fd | sort -n | tr '\n' ' ')

@@ -87,6 +87,11 @@ static void check_shell(int argc, char **argv)
 		CHECK(!a.command &&
 		      (!a.user || (a.user == argv[2] && a.user[0])));
 		break;
+	case SHELL_WAIT:
+		CHECK(argc == 4 && !strcmp(argv[1], SHELL_WAIT_ARG));
+		CHECK(a.wait_pid > 0 && (a.wait_fd == -1 || a.wait_fd > 2));
+		CHECK(!a.command && !a.user);
+		break;
 	case SHELL_HELP:
 	case SHELL_VERSION:
 		CHECK(argc == 2 && !a.command && !a.user);
