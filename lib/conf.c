@@ -853,7 +853,7 @@ static int parser_init(struct parser *p, const char *name,
 	memset(p, 0, sizeof(*p));
 	p->name = name ? name : "hijack.conf";
 	p->err = err;
-	p->buf = malloc(HJ_CONF_LINE_MAX + 1);
+	p->buf = calloc(1, HJ_CONF_LINE_MAX + 1);
 	if (confp) {
 		*confp = NULL;
 		p->conf = calloc(1, sizeof(*p->conf));
