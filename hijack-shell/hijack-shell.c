@@ -362,7 +362,7 @@ static int open_pty(int *master, int *slave)
  */
 static void __attribute__((noreturn))
 child(const struct user *u, const struct hj_mapping *m, bool login,
-      const char *command, int slave, bool priv, bool host, bool own_userns)
+      const char *command, int slave, bool host, bool own_userns)
 {
 	struct shell_account acct;
 	char **env, *argv[4], arg0[SHELL_PATH_MAX + 1];
@@ -407,7 +407,6 @@ child(const struct user *u, const struct hj_mapping *m, bool login,
 	} else {
 		argv[1] = NULL;
 	}
-	(void)priv;
 	execve(shell, argv, env);
 	err(errno == ENOENT ? 127 : 126, "failed to execute %s", shell);
 }
@@ -418,7 +417,7 @@ run_on_host(const struct user *u, const struct hj_mapping *m, bool login,
 	    const char *command, bool priv)
 {
 	audit(priv, "host", m, u, -1, NULL, true);
-	child(u, m, login, command, -1, priv, true, false);
+	child(u, m, login, command, -1, true, false);
 }
 
 /*
@@ -585,7 +584,7 @@ int main(int argc, char **argv)
 		close(sig_pipe[1]);
 		if (master >= 0)
 			close(master);
-		child(&u, &m, login, command, slave, priv, false,
+		child(&u, &m, login, command, slave, false,
 		      !priv && (t.ns_differ & HJ_NS_USER));
 	}
 	/* the clone fails with EAGAIN too, at the cgroup's pids.max */
