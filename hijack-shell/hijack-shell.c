@@ -393,7 +393,7 @@ child(const struct user *u, const struct hj_mapping *m, bool login,
 	if (!m->cwd[0] && chdir(acct.home))
 		(void)!chdir("/");
 	env = shell_environ(u->name, u->uid, acct.home, shell,
-			       m->name[0] ? m->name : NULL, slave >= 0);
+			    m->name[0] ? m->name : NULL, slave >= 0);
 	if (!env)
 		errx(126, "cannot build the environment");
 	base = strrchr(shell, '/');
@@ -432,7 +432,8 @@ static void exec_waiter(pid_t pid, int master)
 {
 	static char *const envp[] = { NULL };
 	char pidstr[16], fdstr[16];
-	char *argv[] = { (char *)PROG, (char *)SHELL_WAIT_ARG, pidstr, fdstr, NULL };
+	char *argv[] = { (char *)PROG, (char *)SHELL_WAIT_ARG, pidstr, fdstr,
+			 NULL };
 
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
 	snprintf(fdstr, sizeof(fdstr), "%d", master);
