@@ -67,6 +67,8 @@ tar -C "$HJ_TMP/rootfs" -cf "$HJ_TMP/rootfs.tar" .
 chmod 644 "$HJ_TMP/rootfs.tar"
 HJ_CLEANUP+=("for p in \$(pgrep -u $ruid); do kill -KILL \$p; done 2>/dev/null; sleep 0.2")
 HJ_CLEANUP+=("asuser $P rm -f -t 0 web >/dev/null 2>&1")
+# again: the first attempt fails while the user's podman processes live
+HJ_CLEANUP+=("'$US' del $RU >/dev/null 2>&1")
 (
 	"$DELEGATE" --base "$BASE" "$RU" "$BASHPID" || exit 1
 	exec setpriv --reuid "$ruid" --regid "$rgid" --init-groups env -i \
