@@ -368,9 +368,8 @@ static unsigned long cgroup_magic(const struct hj_hierarchy *h)
 static int mount_id(int fd, unsigned long long *id)
 {
 	struct statx stx;
-	char path[64], buf[4096], *p;
-	size_t len;
-	int ifd, r;
+	long long v;
+	int r;
 
 	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MNT_ID,
 		  &stx) == 0 &&
@@ -378,18 +377,10 @@ static int mount_id(int fd, unsigned long long *id)
 		*id = stx.stx_mnt_id;
 		return 0;
 	}
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	ifd = open(path, O_RDONLY | O_CLOEXEC);
-	if (ifd < 0)
-		return -errno;
-	r = hj_read_fd(ifd, buf, sizeof(buf), &len);
-	close(ifd);
+	r = hj_fdinfo_field(fd, "mnt_id", &v);
 	if (r)
-		return r;
-	p = strstr(buf, "\nmnt_id:");
-	if (!p)
-		return -ENOTSUP;
-	*id = strtoull(p + 8, NULL, 10);
+		return r == -ENOENT ? -ENOTSUP : r;
+	*id = (unsigned long long)v;
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -210,6 +211,36 @@ int hj_read_fd(int fd, char *buf, size_t size, size_t *len)
 }
 
 /* Read /proc/PID/FILE from the host's /proc (never the container's). */
+/*
+ * The number after "KEY:" in /proc/self/fdinfo/FD: a pidfd's "Pid" (-1
+ * once reaped), any fd's "mnt_id".  0; -ENOENT when FD is not open or has
+ * no such line; -errno.
+ */
+int hj_fdinfo_field(int fd, const char *key, long long *value)
+{
+	char path[64], want[32], buf[4096], *p;
+	size_t len, kl;
+	int ifd, r;
+
+	kl = (size_t)snprintf(want, sizeof(want), "\n%s:", key);
+	if (kl >= sizeof(want))
+		return -EINVAL;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	ifd = open(path, O_RDONLY | O_CLOEXEC);
+	if (ifd < 0)
+		return -errno;
+	r = hj_read_fd(ifd, buf, sizeof(buf), &len);
+	close(ifd);
+	if (r)
+		return r;
+	/* the first line ("pos:") is never a key asked for */
+	p = strstr(buf, want);
+	if (!p)
+		return -ENOENT;
+	*value = strtoll(p + kl, NULL, 10);
+	return 0;
+}
+
 int hj_proc_read(pid_t pid, const char *file, char *buf, size_t size,
 		 size_t *len)
 {

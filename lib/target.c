@@ -202,27 +202,18 @@ int hj_target_from_pidfd(int pidfd, struct hj_target *t)
 {
 	struct hj_proc_status st;
 	unsigned long long starttime;
-	char buf[4096], path[64], *p;
-	size_t len;
-	long pid;
-	int fd, r;
+	long long v;
+	pid_t pid;
+	int r;
 
 	hj_target_init(t);
 	/* the pid of a pidfd is in its fdinfo ("Pid: -1" once reaped) */
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pidfd);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -EBADF;
-	r = hj_read_fd(fd, buf, sizeof(buf), &len);
-	close(fd);
+	r = hj_fdinfo_field(pidfd, "Pid", &v);
 	if (r)
-		return r;
-	p = strstr(buf, "\nPid:");
-	if (!p)
-		return -EBADF;
-	pid = strtol(p + 5, NULL, 10);
-	if (pid <= 0)
+		return r == -ENOENT ? -EBADF : r;
+	if (v <= 0 || v > INT_MAX)
 		return -ESRCH;
+	pid = (pid_t)v;
 	r = read_status(pid, &st);
 	if (!r)
 		r = read_starttime(pid, &starttime);

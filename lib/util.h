@@ -46,6 +46,7 @@ struct hj_task_cgroups {
 };
 
 int hj_read_fd(int fd, char *buf, size_t size, size_t *len);
+int hj_fdinfo_field(int fd, const char *key, long long *value);
 int hj_task_cgroups(pid_t pid, bool self, struct hj_task_cgroups **out);
 int hj_cgroup_frozen(const struct hj_task_cgroups *tc);
 int hj_cgroup_hierarchies(struct hj_hierarchy *h, size_t max, size_t *n);

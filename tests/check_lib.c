@@ -649,6 +649,26 @@ START_TEST(spec_falls_back_to_v1)
 }
 END_TEST
 
+/* /proc/self/fdinfo fields: the mount id agrees with statx's */
+START_TEST(fdinfo_fields)
+{
+	struct statx stx;
+	long long v = 0;
+	int fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(hj_fdinfo_field(fd, "mnt_id", &v), 0);
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) == 0 &&
+	    (stx.stx_mask & STATX_MNT_ID))
+		ck_assert_int_eq(v, (long long)stx.stx_mnt_id);
+	ck_assert_int_gt(v, 0);
+	/* no such line in a non-pidfd's fdinfo; no fdinfo for a closed fd */
+	ck_assert_int_eq(hj_fdinfo_field(fd, "Pid", &v), -ENOENT);
+	close(fd);
+	ck_assert_int_eq(hj_fdinfo_field(fd, "mnt_id", &v), -ENOENT);
+}
+END_TEST
+
 START_TEST(exit_codes)
 {
 	ck_assert_int_eq(hj_exit_code(7 << 8), 7);
@@ -674,6 +694,7 @@ static Suite *lib_suite(void)
 	tcase_add_test(parse, cgroup_path_check);
 	tcase_add_test(parse, clone_flags_validated);
 	tcase_add_test(parse, exit_codes);
+	tcase_add_test(parse, fdinfo_fields);
 	suite_add_tcase(s, parse);
 	tcase_add_test(cgroup, not_a_cgroup_file_is_ebadf);
 	tcase_add_test(cgroup, spec_refuses_escapes);
