@@ -13,6 +13,12 @@
  *   -EINVAL  unsupported clone flags
  *   -ESRCH   the cgroup holds no live task, or the target is gone
  *   -EBADF   the file given is not a cgroup membership file or directory
+ *
+ * and, beyond the seed, for entering a container as one of its own:
+ *   -EOPNOTSUPP  the init's confinement cannot be copied (a seccomp
+ *                filter the kernel will not hand out, strict mode)
+ *   -ENOTRECOVERABLE  a postcondition failed after confining: the
+ *                process is looser than the init and must not exec
  */
 #ifndef HIJACK_H
 #define HIJACK_H
@@ -110,6 +116,54 @@ pid_t hj_spawn(struct hj_target *t, const struct hj_spawn_opts *opts,
 int hj_wait(pid_t child, int *status);
 int hj_wait_foreground(pid_t child, int *code);
 int hj_exit_code(int status);
+
+/*
+ * confine.c: make a new process of the container as confined as its
+ * init, as lxc-attach and runc exec do.  The init's confinement is read
+ * from the host's /proc while the target is pinned, before anything is
+ * entered; it is applied in the new process in two steps, the first
+ * while still privileged, the second right before exec, and then checked
+ * through the host's /proc (never the container's).
+ */
+#define HJ_LSM_LABEL_MAX 4096
+#define HJ_SECCOMP_FILTERS_MAX 64
+
+struct sock_filter;
+struct hj_seccomp_filter {
+	unsigned short len;		/* instructions */
+	struct sock_filter *insns;	/* classic BPF, as ptrace gives it */
+	unsigned long flags;		/* SECCOMP_FILTER_FLAG_LOG or 0 */
+};
+
+struct hj_confinement {
+	unsigned long long capbnd;	/* the init's CapBnd */
+	bool no_new_privs;		/* the init's NoNewPrivs */
+	int seccomp_mode;		/* 0 off, 1 strict, 2 filter */
+	unsigned int nfilters;		/* filters[0] is the newest */
+	struct hj_seccomp_filter *filters;
+	unsigned int self_filters;	/* the caller's own, when read */
+	char lsm[16];			/* "apparmor", "selinux", "" none */
+	char label[HJ_LSM_LABEL_MAX];	/* the init's label, "" none */
+	int procfd;			/* the host's /proc, checked procfs */
+};
+
+/* The credentials a session must have right before exec. */
+struct hj_creds {
+	uid_t uid;
+	gid_t gid;
+	const gid_t *groups;
+	size_t ngroups;
+	bool check_caps_zero;	/* no capability in any set but CapBnd */
+};
+
+void hj_confinement_init(struct hj_confinement *c);
+int hj_confinement_read(struct hj_target *t, struct hj_confinement *c);
+void hj_confinement_free(struct hj_confinement *c);
+int hj_confine_early(const struct hj_confinement *c);
+int hj_confine_caps(const struct hj_confinement *c);
+int hj_confine_late(const struct hj_confinement *c);
+int hj_confine_verify(const struct hj_confinement *c,
+		      const struct hj_creds *want);
 
 /* proc.c: parsers of /proc and cgroup files, also used by the fuzzers */
 struct hj_proc_status {
