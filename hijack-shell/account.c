@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "shell.h"
@@ -65,13 +68,45 @@ int parse_passwd_line(const char *line, size_t len, const char *user,
 	return 0;
 }
 
+/* A whole text file of the container, bounded; NULL when absent. */
+static int read_text(const char *path, char **out, size_t *outlen)
+{
+	struct stat st;
+	size_t len = 0;
+	ssize_t r;
+	char *buf;
+	int fd;
+
+	*out = NULL;
+	*outlen = 0;
+	fd = open(path,
+		  O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return 0; /* none inside: the defaults */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
+	buf = malloc(PASSWD_MAX + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (len < PASSWD_MAX &&
+	       (r = read(fd, buf + len, PASSWD_MAX - len)) > 0)
+		len += r;
+	close(fd);
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
+
 int shell_account(const char *user, const char *passwd_path,
 		  struct shell_account *acct)
 {
 	char *buf, *p, *end;
-	ssize_t r;
-	size_t len = 0;
-	int fd;
+	size_t len;
+	int r;
 
 	strcpy(acct->home, "/");
 	strcpy(acct->shell, "/bin/sh");
@@ -84,19 +119,9 @@ int shell_account(const char *user, const char *passwd_path,
 				 pw->pw_dir);
 		return 0;
 	}
-	fd = open(passwd_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY |
-				       O_NONBLOCK);
-	if (fd < 0)
-		return 0; /* no passwd inside: the defaults */
-	buf = malloc(PASSWD_MAX + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (len < PASSWD_MAX &&
-	       (r = read(fd, buf + len, PASSWD_MAX - len)) > 0)
-		len += r;
-	close(fd);
+	r = read_text(passwd_path, &buf, &len);
+	if (r || !buf)
+		return r;
 	end = buf + len;
 	for (p = buf; p < end;) {
 		char *eol = memchr(p, '\n', end - p);
@@ -109,4 +134,177 @@ int shell_account(const char *user, const char *passwd_path,
 	}
 	free(buf);
 	return 0;
+}
+
+/*
+ * name:passwd:gid:member,member: 1 with *gid set when @user is a member,
+ * 0 when not, -EINVAL for a line that is no group entry.
+ */
+int parse_group_line(const char *line, size_t len, const char *user, gid_t *gid)
+{
+	const char *end = line + len, *p = line, *f[4];
+	size_t fl[4], ul = strlen(user);
+	unsigned long long v = 0;
+	int n;
+
+	for (n = 0; n < 4; n++) {
+		const char *c = n == 3 ? end : memchr(p, ':', end - p);
+
+		if (!c)
+			return -EINVAL;
+		f[n] = p;
+		fl[n] = c - p;
+		p = c + 1;
+	}
+	if (fl[2] == 0 || fl[2] > 10)
+		return -EINVAL;
+	for (p = f[2]; p < f[2] + fl[2]; p++) {
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		v = v * 10 + (*p - '0');
+	}
+	/* (gid_t)-1 means "unchanged" to setgroups' neighbours */
+	if (v >= 0xffffffffULL)
+		return -EINVAL;
+	for (p = f[3]; p < f[3] + fl[3];) {
+		const char *c = memchr(p, ',', f[3] + fl[3] - p);
+		size_t ml;
+
+		if (!c)
+			c = f[3] + fl[3];
+		ml = c - p;
+		if (ul && ml == ul && !memcmp(p, user, ul)) {
+			*gid = (gid_t)v;
+			return 1;
+		}
+		p = c + 1;
+	}
+	return 0;
+}
+
+/*
+ * The groups initgroups(@user, @gid) would give inside: @gid first, then
+ * every group of the container's /etc/group that lists @user.  -E2BIG
+ * past SHELL_GROUPS_MAX.
+ */
+int shell_groups(const char *user, gid_t gid, const char *group_path,
+		 struct shell_account *acct)
+{
+	char *buf, *p, *end;
+	size_t len, i;
+	int r = 0;
+
+	acct->ngroups = 1;
+	acct->groups[0] = gid;
+	r = read_text(group_path, &buf, &len);
+	if (r || !buf)
+		return r;
+	end = buf + len;
+	for (p = buf; p < end && !r;) {
+		char *eol = memchr(p, '\n', end - p);
+		gid_t g;
+
+		if (!eol)
+			eol = end;
+		if (parse_group_line(p, eol - p, user, &g) == 1) {
+			for (i = 0; i < acct->ngroups; i++)
+				if (acct->groups[i] == g)
+					break;
+			if (i == acct->ngroups && i == SHELL_GROUPS_MAX)
+				r = -E2BIG;
+			else if (i == acct->ngroups)
+				acct->groups[acct->ngroups++] = g;
+		}
+		p = eol + 1;
+	}
+	free(buf);
+	return r;
+}
+
+struct account_report {
+	int err;
+	struct shell_account acct;
+};
+
+static int read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t r = read(fd, p, len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? -errno : -EPIPE;
+		p += r;
+		len -= r;
+	}
+	return 0;
+}
+
+/*
+ * The account inside the container (we are in its mount namespace and
+ * root), read by a child of ours that has dropped every capability and
+ * set no_new_privs first: the container's files are parsed by a process
+ * with exactly the user's rights, and only the fixed-size result comes
+ * back to the caller, which may still hold privileges.
+ */
+int shell_account_unprivileged(const char *user, gid_t gid,
+			       struct shell_account *acct)
+{
+	struct account_report *rep;
+	int p[2], r, status;
+	pid_t pid;
+
+	rep = calloc(1, sizeof(*rep));
+	if (!rep)
+		return -ENOMEM;
+	if (pipe2(p, O_CLOEXEC)) {
+		free(rep);
+		return -errno;
+	}
+	pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		goto out;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		rep->err = drop_caps();
+		if (!rep->err && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+			rep->err = -errno;
+		if (!rep->err)
+			rep->err =
+				shell_account(user, "/etc/passwd", &rep->acct);
+		if (!rep->err)
+			rep->err = shell_groups(user, gid, "/etc/group",
+						&rep->acct);
+		_exit(write(p[1], rep, sizeof(*rep)) == sizeof(*rep) ? 0 : 1);
+	}
+	close(p[1]);
+	p[1] = -1;
+	r = read_full(p[0], rep, sizeof(*rep));
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!r && (!WIFEXITED(status) || WEXITSTATUS(status)))
+		r = -EPIPE;
+	if (!r)
+		r = rep->err;
+	/* what came back is checked as if the container had written it */
+	if (!r &&
+	    (rep->acct.ngroups < 1 || rep->acct.ngroups > SHELL_GROUPS_MAX ||
+	     rep->acct.groups[0] != gid ||
+	     !memchr(rep->acct.home, '\0', SHELL_PATH_MAX) ||
+	     !memchr(rep->acct.shell, '\0', SHELL_PATH_MAX) ||
+	     rep->acct.home[0] != '/' || rep->acct.shell[0] != '/'))
+		r = -EPROTO;
+	if (!r)
+		*acct = rep->acct;
+out:
+	close(p[0]);
+	if (p[1] >= 0)
+		close(p[1]);
+	free(rep);
+	return r;
 }

@@ -7,12 +7,14 @@ hijack_shell_hijack_shell_SOURCES = \
 	hijack-shell/hijack-shell.c \
 	hijack-shell/account.c \
 	hijack-shell/args.c \
+	hijack-shell/caps.c \
+	hijack-shell/tty.c \
 	hijack-shell/check.c \
 	hijack-shell/environ.c
 hijack_shell_hijack_shell_LDADD = lib/libhijack.la
 dist_man_MANS += man/hijack-shell.8
 
-HIJACK_SHELL_CAPS = cap_sys_admin,cap_sys_chroot,cap_sys_ptrace,cap_dac_override,cap_audit_write+ep
+HIJACK_SHELL_CAPS = cap_sys_admin,cap_sys_chroot,cap_sys_ptrace,cap_dac_override,cap_audit_write,cap_setgid,cap_setpcap+ep
 
 install-exec-hook: install-hijack-shell-caps
 install-hijack-shell-caps:

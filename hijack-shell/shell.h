@@ -3,29 +3,50 @@
 #ifndef HIJACK_SHELL_H
 #define HIJACK_SHELL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
 #define SHELL_PATH_MAX 4096
 
+/* more supplementary groups than this inside a container: refused */
+#define SHELL_GROUPS_MAX 1024
+
 struct shell_account {
 	char home[SHELL_PATH_MAX];
 	char shell[SHELL_PATH_MAX];
+	size_t ngroups; /* the primary group first */
+	gid_t groups[SHELL_GROUPS_MAX];
 };
 
-/* account.c: run unprivileged only */
+/* account.c: the parsers and readers run unprivileged only */
 int shell_account(const char *user, const char *passwd_path,
 		  struct shell_account *acct);
+int shell_groups(const char *user, gid_t gid, const char *group_path,
+		 struct shell_account *acct);
 int parse_passwd_line(const char *line, size_t len, const char *user,
 		      struct shell_account *acct);
+int parse_group_line(const char *line, size_t len, const char *user,
+		     gid_t *gid);
+int shell_account_unprivileged(const char *user, gid_t gid,
+			       struct shell_account *acct);
 
 /* environ.c */
 bool env_value_ok(const char *name, const char *value);
 char **shell_environ(const char *user, uid_t uid, const char *home,
 		     const char *shell, const char *container, bool own_pty);
 
-/* hijack-shell.c */
+/* caps.c */
+void close_fds_above_2(void);
+bool privileged(void);
 int drop_caps(void);
+
+/* tty.c */
+unsigned int tty_mask(void);
+int tty_open_pty(int *master, int *slave);
+int tty_attach_child(int slave, unsigned int mask);
+void tty_block_signals(sigset_t *old);
+void __attribute__((noreturn)) tty_wait_session(pid_t pid, int master);
 
 /* args.c: the command line as sshd and login(1) give it */
 enum shell_action {

@@ -93,8 +93,9 @@ as() { # USER [env...] -- args
 }
 
 # -- 1-6: environment forging (virt-login-shell CVE-2013-4400)
-is "env: HIJACK_CGROUP naming another container changes nothing" \
-	"$(as $A HIJACK_CGROUP=$HJ_RUN/web2 HIJACK_CONTAINER=web2 -- -c hostname 2>/dev/null)" web1
+out=$(as $A HIJACK_CGROUP=$HJ_RUN/web2 HIJACK_CONTAINER=web2 -- -c hostname 2>&1); rc=$?
+like "env: HIJACK_CGROUP naming another container refuses, never a grant" \
+	"$rc:$out" "^1:.*pam_hijack mapped this login to cgroup $HJ_RUN/web2"
 is "env: LD_PRELOAD of a host library is not honoured" \
 	"$(as $A LD_PRELOAD=$D/libevil.so -- -c 'echo ${LD_PRELOAD-unset}' 2>/dev/null)" unset
 check "env: the LD_PRELOAD library was never loaded into a privileged process" test ! -e /tmp/hj-evil-privileged

@@ -72,8 +72,8 @@ is "libpam-hijack: /etc/security/hijack.conf is its only conffile" "$(cat "$P/co
 check "hijack: no conffile" test ! -e "$G/conffiles"
 like "hijack postinst gives hijack-shell its file capabilities" "$(cat "$G/postinst")" \
 	"setcap \"\\\$CAPS\" /usr/sbin/hijack-shell"
-like "hijack postinst: exactly the five capabilities of hijack-shell(8)" "$(cat "$G/postinst")" \
-	"^CAPS=cap_sys_admin,cap_sys_chroot,cap_sys_ptrace,cap_dac_override,cap_audit_write\+ep$"
+like "hijack postinst: exactly the seven capabilities of hijack-shell(8)" "$(cat "$G/postinst")" \
+	"^CAPS=cap_sys_admin,cap_sys_chroot,cap_sys_ptrace,cap_dac_override,cap_audit_write,cap_setgid,cap_setpcap\+ep$"
 caps=$(sed -n 's/^CAPS=//p' "$G/postinst")
 check "hijack-shell(8) documents the same setcap as postinst runs" \
 	grep -qxF "setcap $caps \\e" "$top_srcdir/man/hijack-shell.8"

@@ -33,7 +33,7 @@ hj_private_mounts() {
 
 MODULE=$top_builddir/pam_hijack/.libs/pam_hijack.so
 SHELL_BIN=$top_builddir/hijack-shell/hijack-shell
-HIJACK_SHELL_CAPS=cap_sys_admin,cap_sys_chroot,cap_sys_ptrace,cap_dac_override,cap_audit_write+ep
+HIJACK_SHELL_CAPS=cap_sys_admin,cap_sys_chroot,cap_sys_ptrace,cap_dac_override,cap_audit_write,cap_setgid,cap_setpcap+ep
 
 hj_shell_install() {
 	mkdir -p "$1"

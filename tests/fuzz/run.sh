@@ -42,7 +42,7 @@ for h in "${harnesses[@]}"; do
 	case $h in
 	conf) src=("$here/fuzz_$h.c" "${libsrc[@]}" "$top/lib/conf.c") ;;
 	shell) src=("$here/fuzz_$h.c" -I"$top/hijack-shell"
-		"$top/hijack-shell/account.c" "$top/hijack-shell/environ.c") ;;
+		"$top/hijack-shell/account.c" "$top/hijack-shell/caps.c" "$top/hijack-shell/environ.c") ;;
 	args) src=("$here/fuzz_$h.c" -I"$top/hijack" -I"$top/hijack-shell"
 		"$top/hijack/args.c" "$top/hijack-shell/args.c") ;;
 	pamopt) src=("$here/fuzz_$h.c" -I"$top/pam_hijack"

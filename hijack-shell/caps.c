@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hijack-shell's privilege: whether it has any, and dropping it for good.
+ *
+ * The installed binary carries file capabilities (hijack-shell(8)); it
+ * runs as the user's uid, never as root.  Every path that runs anything
+ * of the user's or the container's first goes through drop_caps() and
+ * checks the result.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <linux/capability.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "shell.h"
+
+void close_fds_above_2(void)
+{
+	if (syscall(SYS_close_range, 3, ~0U, 0) == 0)
+		return;
+	for (int fd = 3; fd < 65536; fd++)
+		close(fd);
+}
+
+bool privileged(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	if (geteuid() == 0)
+		return true;
+	if (syscall(SYS_capget, &h, d))
+		return true; /* cannot tell: behave as if privileged */
+	return d[0].permitted || d[1].permitted || d[0].effective ||
+	       d[1].effective;
+}
+
+/*
+ * Drop every capability for good: no effective, permitted, inheritable or
+ * ambient capability survives, and an exec of a non-setuid file as a
+ * non-root uid cannot gain any back.
+ */
+int drop_caps(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	memset(d, 0, sizeof(d));
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+	if (syscall(SYS_capset, &h, d))
+		return -errno;
+	if (syscall(SYS_capget, &h, d))
+		return -errno;
+	if (d[0].effective || d[1].effective || d[0].permitted ||
+	    d[1].permitted || d[0].inheritable || d[1].inheritable)
+		return -EPERM;
+	return 0;
+}

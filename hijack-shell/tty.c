@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hijack-shell's terminal and waiting: the session's own pty, and the
+ * one loop that waits for the session, relays the pty and the signals,
+ * and passes the exit status on.
+ *
+ * A session never gets a terminal of the host.  Whenever any of fds 0-2
+ * is a terminal, those fds are replaced in the child by the slave of a
+ * fresh pty from the host's devpts, and the child is the leader of a new
+ * session whose controlling terminal is that slave: TIOCSTI from inside
+ * pushes input into our pty, never into the terminal outside.  Without
+ * a terminal the child still starts a new session, so it has no
+ * controlling terminal at all.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hijack.h"
+#include "shell.h"
+
+static pid_t child_pid;
+/* signals caught and not yet handled, a bit per signal number */
+static volatile sig_atomic_t pending[_NSIG];
+
+static const int relayed[] = { SIGINT,	SIGTERM,  SIGHUP,
+			       SIGQUIT, SIGWINCH, SIGCHLD };
+#define NRELAYED (sizeof(relayed) / sizeof(relayed[0]))
+
+unsigned int tty_mask(void)
+{
+	unsigned int mask = 0;
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++)
+		if (isatty(fd))
+			mask |= 1u << fd;
+	return mask;
+}
+
+/* A pty from the host's devpts; the slave becomes the child's terminal. */
+int tty_open_pty(int *master, int *slave)
+{
+	struct termios t;
+	struct winsize ws;
+	char name[64];
+	int m, s, fd;
+
+	m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (m < 0)
+		return -errno;
+	if (grantpt(m) || unlockpt(m) || ptsname_r(m, name, sizeof(name))) {
+		close(m);
+		return -errno;
+	}
+	s = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW);
+	if (s < 0) {
+		close(m);
+		return -errno;
+	}
+	/* the settings and size of the terminal we replace */
+	for (fd = 0; fd <= 2; fd++) {
+		if (tcgetattr(fd, &t))
+			continue;
+		tcsetattr(s, TCSANOW, &t);
+		if (!ioctl(fd, TIOCGWINSZ, &ws))
+			ioctl(s, TIOCSWINSZ, &ws);
+		break;
+	}
+	*master = m;
+	*slave = s;
+	return 0;
+}
+
+/*
+ * In the child: a new session, and the pty's slave (when there is one)
+ * as its controlling terminal in place of the terminal fds of @mask; a
+ * terminal on stdin means an interactive session: all three.
+ */
+int tty_attach_child(int slave, unsigned int mask)
+{
+	int fd;
+
+	if (setsid() < 0)
+		return -errno;
+	if (slave < 0)
+		return 0;
+	if (ioctl(slave, TIOCSCTTY, 0))
+		return -errno;
+	if (mask & 1)
+		mask = 7;
+	for (fd = 0; fd <= 2; fd++)
+		if ((mask & (1u << fd)) && dup2(slave, fd) < 0)
+			return -errno;
+	if (slave > 2)
+		close(slave);
+	return 0;
+}
+
+/* Block the relayed signals (none may be lost before the loop runs). */
+void tty_block_signals(sigset_t *old)
+{
+	sigset_t block;
+	size_t i;
+
+	sigemptyset(&block);
+	for (i = 0; i < NRELAYED; i++)
+		sigaddset(&block, relayed[i]);
+	sigprocmask(SIG_BLOCK, &block, old);
+}
+
+static void on_signal(int sig)
+{
+	pending[sig] = 1;
+}
+
+static int copy_once(int from, int to)
+{
+	char buf[16384];
+	ssize_t r = read(from, buf, sizeof(buf));
+	ssize_t off = 0;
+
+	if (r < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : -1;
+	if (r == 0)
+		return -1;
+	while (off < r) {
+		ssize_t w = write(to, buf + off, r - off);
+
+		if (w < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			return -1;
+		}
+		off += w;
+	}
+	return 1;
+}
+
+/*
+ * Forward the signals caught since the last call (they are blocked
+ * outside ppoll(), so none arrives meanwhile); 1 when SIGCHLD was among
+ * them.
+ */
+static int forward_signals(int master)
+{
+	struct winsize ws;
+	int chld = 0;
+	size_t i;
+
+	for (i = 0; i < NRELAYED; i++) {
+		int sig = relayed[i];
+
+		if (!pending[sig])
+			continue;
+		pending[sig] = 0;
+		if (sig == SIGCHLD) {
+			chld = 1;
+		} else if (sig == SIGWINCH) {
+			if (master >= 0 &&
+			    !ioctl(STDIN_FILENO, TIOCGWINSZ, &ws))
+				ioctl(master, TIOCSWINSZ, &ws);
+		} else {
+			kill(child_pid, sig);
+		}
+	}
+	return chld;
+}
+
+/*
+ * The child's status once it has ended (-1 while it runs).  Without a
+ * pty of our own we stop when it stops and continue it when we are
+ * continued, as a shell's foreground job does.
+ */
+static int reap(pid_t pid, bool follow_stops)
+{
+	int status;
+	pid_t r;
+
+	for (;;) {
+		r = waitpid(pid, &status,
+			    WNOHANG | (follow_stops ? WUNTRACED : 0));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return 0x100 * EXIT_FAILURE; /* gone: not ours */
+		if (r == 0)
+			return -1;
+		if (!WIFSTOPPED(status))
+			return status;
+		kill(getpid(), SIGSTOP);
+		kill(pid, SIGCONT);
+	}
+}
+
+/*
+ * The one waiting loop: until the child @pid has ended and the pty
+ * @master (-1: none) has nothing more to say, relay the signals, the
+ * pty's output to the terminal we replaced and our terminal input to the
+ * pty.  Exits with the child's status, as a shell gives it.
+ */
+void __attribute__((noreturn)) tty_wait_session(pid_t pid, int master)
+{
+	unsigned int mask = tty_mask();
+	int in = master >= 0 && (mask & 1) ? STDIN_FILENO : -1;
+	int out = (mask & 1) || (mask & 2) || !(mask & 4) ? STDOUT_FILENO :
+							    STDERR_FILENO;
+	struct termios saved, raw;
+	bool have_tty = in >= 0 && tcgetattr(in, &saved) == 0;
+	struct sigaction sa;
+	sigset_t block, open;
+	int status = -1;
+	size_t i;
+
+	/*
+	 * The relayed signals stay blocked but inside ppoll(): no fd of ours
+	 * (a self-pipe) is needed, and none is lost or handled twice.
+	 */
+	child_pid = pid;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&block);
+	for (i = 0; i < NRELAYED; i++) {
+		sigaction(relayed[i], &sa, NULL);
+		sigaddset(&block, relayed[i]);
+	}
+	sigprocmask(SIG_BLOCK, &block, &open);
+	for (i = 0; i < NRELAYED; i++)
+		sigdelset(&open, relayed[i]);
+	if (have_tty) {
+		raw = saved;
+		cfmakeraw(&raw);
+		tcsetattr(in, TCSADRAIN, &raw);
+	}
+	status = reap(pid, master < 0);
+	while (master >= 0 || status < 0) {
+		struct timespec drain = { 0, 100 * 1000 * 1000 };
+		struct pollfd p[2] = {
+			{ master, POLLIN, 0 },
+			{ in, POLLIN, 0 },
+		};
+		int n = ppoll(p, 2, status < 0 ? NULL : &drain, &open);
+
+		if (n < 0 && errno != EINTR)
+			break;
+		if (forward_signals(master) && status < 0)
+			status = reap(pid, master < 0);
+		if (n <= 0)
+			p[0].revents = p[1].revents = 0;
+		if (p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			if (copy_once(master, out) < 0) {
+				close(master);
+				master = -1;
+			}
+		} else if (master >= 0 && status >= 0 && n == 0) {
+			/* the child is gone and nothing came for 100 ms */
+			close(master);
+			master = -1;
+		}
+		if ((p[1].revents & (POLLIN | POLLHUP | POLLERR)) &&
+		    copy_once(in, master) < 0)
+			in = -1;
+	}
+	if (have_tty)
+		tcsetattr(STDIN_FILENO, TCSADRAIN, &saved);
+	while (status < 0) {
+		if (waitpid(pid, &status, 0) < 0 && errno != EINTR)
+			exit(EXIT_FAILURE);
+	}
+	exit(hj_exit_code(status));
+}
