@@ -319,12 +319,19 @@ static int putenvf(pam_handle_t *pamh, const char *name, const char *value)
 	return r;
 }
 
-static int export_mapping(pam_handle_t *pamh, const struct hj_mapping *m)
+/*
+ * What the login was mapped to, for hijack-shell, which never takes it as
+ * a grant but refuses when its own mapping (by uid) differs: two accounts
+ * may share a uid, and PAM knows the user by name.
+ */
+static int export_mapping(pam_handle_t *pamh, const struct passwd *pw,
+			  const struct hj_mapping *m)
 {
 	char line[16];
 
 	snprintf(line, sizeof(line), "%u", m->line);
-	if (putenvf(pamh, "HIJACK_RULE", line) != PAM_SUCCESS ||
+	if (putenvf(pamh, "HIJACK_USER", pw->pw_name) != PAM_SUCCESS ||
+	    putenvf(pamh, "HIJACK_RULE", line) != PAM_SUCCESS ||
 	    putenvf(pamh, "HIJACK_CONTAINER", m->name) != PAM_SUCCESS ||
 	    putenvf(pamh, "HIJACK_CGROUP", m->cgroup) != PAM_SUCCESS)
 		return PAM_SESSION_ERR;
@@ -349,7 +356,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc,
 	r = check_container(pamh, &o, pw, &m, PAM_SESSION_ERR, &vm_pid);
 	if (r == PAM_SESSION_ERR)
 		return r;
-	if (export_mapping(pamh, &m) != PAM_SUCCESS) {
+	if (export_mapping(pamh, pw, &m) != PAM_SUCCESS) {
 		audit(pamh, "deny", &m, pw, vm_pid, "environment", false);
 		return PAM_SESSION_ERR;
 	}

@@ -254,4 +254,80 @@ is "hijack-shell refuses unknown arguments (no --target, no -c - games)" \
 out=$(as $A -- --check $B 2>&1); rc=$?
 isnt "a user may not run --check for another user" "$rc" 0
 
+# == issue #13: a session is a process of the container, never more ==
+
+# -- TIOCSTI: sti.sh REDIRECT runs a session that pushes a command line
+# into the terminal on its fd 1, then a host shell on that terminal reads
+# a line and runs it.  Both with the terminal on stdout only (stdin
+# redirected) and on stdin too.
+write_conf "$A	$HJ_RUN/web1"
+cat > "$D/sti.sh" <<EOF
+#!/bin/bash
+setpriv --reuid=$(id -u $A) --regid=$(id -g $A) --init-groups -- \\
+	"$HS" -c "hj-tiocsti 'touch /tmp/sti2-$id
+' <&1" \$1
+read -r -t 3 line && eval "\$line"
+EOF
+chmod 755 "$D/sti.sh"
+rm -f "/tmp/sti2-$id"
+# (script's own stdin stays open meanwhile: at EOF it would type ^D)
+sleep 4 | script -qec "$D/sti.sh </dev/null" /dev/null >/dev/null 2>&1
+check "stdout on a terminal, stdin not: TIOCSTI from inside types nothing into the host's terminal" \
+	test ! -e "/tmp/sti2-$id"
+rm -f "/tmp/sti2-$id"
+sleep 4 | script -qec "$D/sti.sh" /dev/null >/dev/null 2>&1
+check "stdin on a terminal: TIOCSTI from inside types nothing into the host's terminal either" \
+	test ! -e "/tmp/sti2-$id"
+rm -f "/tmp/sti2-$id"
+
+# -- without any terminal the session still leads a session of its own
+# (no controlling terminal of the host to reach)
+is "a session without a terminal is a session leader" \
+	"$(as $A -- -c 'set -- $(cat /proc/$$/stat); [ "$6" = $$ ] && echo leader || echo "sid $6"' 2>&1 </dev/null)" leader
+
+# -- cwd= is entered after dropping privileges, not with CAP_DAC_OVERRIDE
+mkdir -p "$R1/root/private"; chmod 700 "$R1/root" "$R1/root/private"
+write_conf "$A	$HJ_RUN/web1	cwd=/root/private"
+out=$(as $A -- -c pwd 2>&1); rc=$?
+like "cwd= a directory the user cannot enter: refused, not entered with privilege" \
+	"$rc:$out" "^126:.*cannot change to /root/private"
+write_conf "$A	$HJ_RUN/web1	cwd=/tmp"
+is "cwd= a directory the user may enter is the session's cwd" "$(as $A -- -c pwd 2>&1)" /tmp
+
+# -- supplementary groups are the container's for the user, not the host's
+write_conf "$B	$HJ_RUN/web1"
+echo "ctrgrp:x:4242:$A,$B" >> "$R1/etc/group"
+echo "other:x:4343:$A" >> "$R1/etc/group"
+gids=$(as $B -- -c 'id -G' 2>&1)
+is "groups: the container's /etc/group for the user, never the host's ($G)" "$gids" "$(id -g $B) 4242"
+gid_g=$(getent group "$G" | cut -d: -f3)
+isnt "... and the host's group $G ($gid_g) is not among them" "$(tr ' ' '\n' <<<"$gids" | grep -x "$gid_g")" "$gid_g"
+
+# -- a setuid-root install (a packaging mistake) never leaves euid 0: the
+# postcondition holds on every path, the host path of stopped=host included
+cp "$HS" "$D/hijack-shell-suid"; setcap -r "$D/hijack-shell-suid" 2>/dev/null
+chown root:root "$D/hijack-shell-suid"; chmod 4755 "$D/hijack-shell-suid"
+# (a shell that keeps a setuid euid: dash and bash would drop it themselves)
+write_conf "$A	$HJ_RUN/stopped-$id	stopped=host	shell=/usr/bin/python3"
+is "setuid-root hijack-shell, stopped=host: the shell on the host runs as the user, euid included" \
+	"$(setpriv --reuid="$(id -u $A)" --regid="$(id -g $A)" --init-groups -- env -i PATH=/usr/bin:/bin \
+		"$D/hijack-shell-suid" -c 'import os; print(os.geteuid(), os.getuid())' 2>&1)" "$(id -u $A) $(id -u $A)"
+write_conf "$A	$HJ_RUN/web1"
+is "setuid-root hijack-shell, container rule: the session runs as the user, euid included" \
+	"$(setpriv --reuid="$(id -u $A)" --regid="$(id -g $A)" --init-groups -- env -i PATH=/usr/bin:/bin \
+		"$D/hijack-shell-suid" -c 'hostname; id -u' 2>&1 | tr '\n' ' ')" "web1 $(id -u $A) "
+rm -f "$D/hijack-shell-suid"
+
+# -- two accounts sharing a uid: PAM knows the login by name, the shell
+# by uid; pam_hijack maps S to web1, the uid's first name A to the host
+S=hjts$id
+"$U" useradd "$S" -M -o -u "$(id -u $A)" -g "$(id -g $A)" -s "$HS" >/dev/null
+HJ_CLEANUP+=("'$U' del $S >/dev/null 2>&1")
+write_conf "$S	$HJ_RUN/web1" "$A	-"
+sshd_start "$D/sshd" "$S" "$A"
+out=$(s "$S" 'hostname; cat /etc/hijack-marker 2>/dev/null || echo host' 2>&1); rc=$?
+like "accounts sharing a uid: the login of $S (mapped to web1) is refused" "rc=$rc $(tr '\n' ' ' <<<"$out")" \
+	"^rc=1 .*pam_hijack mapped this login for user $S"
+isnt "... and never lands on the host as $A" "$(tail -n1 <<<"$out")" host
+
 done_testing

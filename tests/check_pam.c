@@ -71,7 +71,7 @@ static int conv(int n, const struct pam_message **msg,
 
 struct outcome {
 	int acct, open, close;
-	char rule[32], container[64], cgroup[64];
+	char user[64], rule[32], container[64], cgroup[64];
 };
 
 static void getenv_into(pam_handle_t *pamh, const char *name, char *buf,
@@ -167,6 +167,7 @@ static void login(const char *service, const char *user, struct outcome *o)
 			 PAM_SUCCESS);
 	o->acct = pam_acct_mgmt(pamh, login_flags);
 	o->open = pam_open_session(pamh, login_flags);
+	getenv_into(pamh, "HIJACK_USER", o->user, sizeof(o->user));
 	getenv_into(pamh, "HIJACK_RULE", o->rule, sizeof(o->rule));
 	getenv_into(pamh, "HIJACK_CONTAINER", o->container,
 		    sizeof(o->container));
@@ -194,6 +195,7 @@ START_TEST(test_mapped)
 	ck_assert_int_eq(o.acct, PAM_SUCCESS);
 	ck_assert_int_eq(o.open, PAM_SUCCESS);
 	ck_assert_int_eq(o.close, PAM_SUCCESS);
+	ck_assert_str_eq(o.user, u_mapped);
 	ck_assert_str_eq(o.rule, "2");
 	ck_assert_str_eq(o.container, "web1");
 	ck_assert_str_eq(o.cgroup, ctr);
