@@ -23,6 +23,7 @@ HJ_CLEANUP+=("'$U' del $A >/dev/null 2>&1")
 
 # a safe sshd configuration, and a PAM service with pam_hijack
 ssh-keygen -q -t ed25519 -N '' -f "$D/hostkey"
+mkdir -p /run/sshd	# sshd -T refuses to run without it
 safe="HostKey $D/hostkey
 UsePAM yes
 Subsystem sftp /usr/lib/openssh/sftp-server
