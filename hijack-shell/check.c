@@ -90,6 +90,16 @@ static const char *sshd_value(char *conf, const char *key, char *out,
 	return sshd_next(&conf, key, out, size);
 }
 
+/* ForceCommand internal-sftp is served by sshd itself (session.c) */
+static const char *forcecommand_why(const char *v)
+{
+	size_t l = strlen("internal-sftp");
+
+	if (!strncmp(v, "internal-sftp", l) && (!v[l] || v[l] == ' '))
+		return "bypasses the login shell: sftp lands on the host";
+	return "runs through the shell but replaces the user's command";
+}
+
 static char *sshd_effective(const char *config, const char *user)
 {
 	char *argv[8], spec[512], *buf;
@@ -163,13 +173,7 @@ static void check_sshd(const char *config, const char *user)
 				"external sftp-server",
 				v);
 	if (sshd_value(conf, "forcecommand", v, sizeof(v)) && strcmp(v, "none"))
-		problem("sshd: ForceCommand %s: %s", v,
-			strncmp(v, "internal-sftp", 13) ||
-					(v[13] && v[13] != ' ') ?
-				"runs through the shell but replaces the "
-				"user's command" :
-				"bypasses the login shell: sftp lands on the "
-				"host");
+		problem("sshd: ForceCommand %s: %s", v, forcecommand_why(v));
 	if (sshd_value(conf, "chrootdirectory", v, sizeof(v)) &&
 	    strcmp(v, "none"))
 		problem("sshd: ChrootDirectory %s hides the login shell", v);

@@ -127,6 +127,7 @@ sshd_bad "X11Forwarding yes" "^PROBLEM: sshd: x11forwarding yes"
 sshd_bad "AllowStreamLocalForwarding all" "^PROBLEM: sshd: allowstreamlocalforwarding (yes|all)"
 sshd_bad "PermitTunnel yes" "^PROBLEM: sshd: permittunnel yes"
 sshd_bad "ForceCommand /bin/true" "^PROBLEM: sshd: ForceCommand /bin/true"
+sshd_bad "ForceCommand internal-sftp" "^PROBLEM: sshd: ForceCommand internal-sftp: bypasses the login shell"
 sshd_bad "ChrootDirectory /srv" "^PROBLEM: sshd: ChrootDirectory /srv hides the login shell"
 sshd_bad "UsePAM no" "^PROBLEM: sshd: UsePAM is no: pam_hijack never runs"
 # a Match block for the mapped user is what --check evaluates
