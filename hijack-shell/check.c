@@ -11,6 +11,7 @@
 
 #include <err.h>
 #include <errno.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,11 +25,11 @@
 #include "conf.h"
 #include "hijack.h"
 #include "shell.h"
+#include "sshdconf.h"
 
 static int problems;
 
-static void __attribute__((format(printf, 1, 2))) problem(const char *fmt,
-							   ...)
+static void __attribute__((format(printf, 1, 2))) problem(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -57,12 +58,15 @@ static void self_privilege(void)
 		printf("privilege:  none (enough only for containers the user owns)\n");
 }
 
-/* "key value" lines of `sshd -T`; returns the value or NULL. */
-static const char *sshd_value(char *conf, const char *key, char *out,
-			      size_t size)
+/*
+ * "key value" lines of `sshd -T`: the value of the first line for KEY at
+ * or after *POS, which moves past it; NULL when there is none.
+ */
+static const char *sshd_next(char **pos, const char *key, char *out,
+			     size_t size)
 {
 	size_t kl = strlen(key);
-	char *p = conf;
+	char *p = *pos;
 
 	while (p && *p) {
 		char *eol = strchr(p, '\n');
@@ -71,11 +75,29 @@ static const char *sshd_value(char *conf, const char *key, char *out,
 		if (ll > kl && !strncmp(p, key, kl) && p[kl] == ' ') {
 			snprintf(out, size, "%.*s", (int)(ll - kl - 1),
 				 p + kl + 1);
+			*pos = eol ? eol + 1 : p + ll;
 			return out;
 		}
 		p = eol ? eol + 1 : NULL;
 	}
+	*pos = NULL;
 	return NULL;
+}
+
+static const char *sshd_value(char *conf, const char *key, char *out,
+			      size_t size)
+{
+	return sshd_next(&conf, key, out, size);
+}
+
+/* ForceCommand internal-sftp is served by sshd itself (session.c) */
+static const char *forcecommand_why(const char *v)
+{
+	size_t l = strlen("internal-sftp");
+
+	if (!strncmp(v, "internal-sftp", l) && (!v[l] || v[l] == ' '))
+		return "bypasses the login shell: sftp lands on the host";
+	return "runs through the shell but replaces the user's command";
 }
 
 static char *sshd_effective(const char *config, const char *user)
@@ -87,7 +109,10 @@ static char *sshd_effective(const char *config, const char *user)
 	pid_t pid;
 	int i = 0;
 
-	snprintf(spec, sizeof(spec), "user=%s,host=localhost,addr=127.0.0.1",
+	/* sshd -T fails on a Match LocalPort unless lport is given */
+	snprintf(spec, sizeof(spec),
+		 "user=%s,host=localhost,addr=127.0.0.1,laddr=127.0.0.1,"
+		 "lport=22",
 		 user);
 	argv[i++] = (char *)"/usr/sbin/sshd";
 	argv[i++] = (char *)"-T";
@@ -127,10 +152,11 @@ static char *sshd_effective(const char *config, const char *user)
 static void check_sshd(const char *config, const char *user)
 {
 	static const char *const forwarding[] = {
-		"allowtcpforwarding", "allowagentforwarding", "x11forwarding",
-		"allowstreamlocalforwarding", "permittunnel",
+		"allowtcpforwarding", "allowagentforwarding",
+		"x11forwarding",      "allowstreamlocalforwarding",
+		"permittunnel",
 	};
-	char *conf = sshd_effective(config, user), v[1024];
+	char *conf = sshd_effective(config, user), v[1024], *pos;
 	size_t i;
 
 	if (!conf) {
@@ -139,14 +165,15 @@ static void check_sshd(const char *config, const char *user)
 	}
 	if (sshd_value(conf, "usepam", v, sizeof(v)) && strcmp(v, "yes"))
 		problem("sshd: UsePAM is %s: pam_hijack never runs", v);
-	if (sshd_value(conf, "subsystem", v, sizeof(v)) &&
-	    strstr(v, "internal-sftp"))
-		problem("sshd: 'Subsystem %s' bypasses the login shell: sftp "
-			"lands on the host; use an external sftp-server", v);
-	if (sshd_value(conf, "forcecommand", v, sizeof(v)) &&
-	    strcmp(v, "none"))
-		problem("sshd: ForceCommand %s: runs through the shell but "
-			"replaces the user's command", v);
+	/* sshd -T prints one line per Subsystem */
+	for (pos = conf; sshd_next(&pos, "subsystem", v, sizeof(v));)
+		if (strstr(v, "internal-sftp"))
+			problem("sshd: 'Subsystem %s' bypasses the login "
+				"shell: sftp lands on the host; use an "
+				"external sftp-server",
+				v);
+	if (sshd_value(conf, "forcecommand", v, sizeof(v)) && strcmp(v, "none"))
+		problem("sshd: ForceCommand %s: %s", v, forcecommand_why(v));
 	if (sshd_value(conf, "chrootdirectory", v, sizeof(v)) &&
 	    strcmp(v, "none"))
 		problem("sshd: ChrootDirectory %s hides the login shell", v);
@@ -167,6 +194,58 @@ static void check_sshd(const char *config, const char *user)
 		       "variables named like pam_hijack's (never trusted)\n",
 		       v);
 	free(conf);
+}
+
+static void match_report(struct sshdconf_scan *sc,
+			 const struct sshdconf_finding *f)
+{
+	(void)sc;
+	problem("sshd: %s:%u: 'Match %s' sets %s %s: %s", f->file, f->line,
+		f->match, f->keyword, f->value, f->why);
+}
+
+/*
+ * The Match blocks of every file sshd reads that can apply to the user
+ * from some address, host or port: sshd -T showed one connection only.
+ */
+static void check_sshd_match(const char *config, const struct passwd *pw)
+{
+	struct sshdconf_user u = { pw->pw_name, NULL, 0 };
+	const char **names = NULL;
+	struct sshdconf_scan sc;
+	gid_t *gids = NULL;
+	int n = 0, i, r;
+
+	/* the groups sshd's Match Group sees (groupaccess.c ga_init) */
+	if (getgrouplist(pw->pw_name, pw->pw_gid, NULL, &n) == -1 && n > 0) {
+		gids = calloc((size_t)n, sizeof(*gids));
+		names = calloc((size_t)n, sizeof(*names));
+	}
+	if (!gids || !names ||
+	    getgrouplist(pw->pw_name, pw->pw_gid, gids, &n) == -1) {
+		problem("sshd: cannot list the groups of %s: Match blocks not "
+			"checked",
+			pw->pw_name);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		struct group *gr = getgrgid(gids[i]);
+
+		if (gr && (names[u.ngroups] = strdup(gr->gr_name)))
+			u.ngroups++;
+	}
+	u.groups = names;
+	sshdconf_scan_init(&sc, &u);
+	sc.report = match_report;
+	r = sshdconf_scan_file(&sc, config ? config : "/etc/ssh/sshd_config");
+	if (r)
+		problem("sshd: %s: %s: Match blocks not all checked", sc.bad,
+			r == -ELOOP ? "Include nested too deep" : strerror(-r));
+out:
+	for (i = 0; names && (size_t)i < u.ngroups; i++)
+		free((char *)names[i]);
+	free(names);
+	free(gids);
 }
 
 static void check_pam_stack(const char *service)
@@ -240,12 +319,14 @@ int shell_check(const char *user, bool priv)
 		return 0;
 	}
 	printf("container:  %s\ncgroup:     %s\n", m.name, m.cgroup);
-	printf("shell:      %s\n", m.shell[0] ? m.shell :
-			"(the container's /etc/passwd, else /bin/sh)");
+	printf("shell:      %s\n",
+	       m.shell[0] ? m.shell :
+			    "(the container's /etc/passwd, else /bin/sh)");
 	r = hj_target_from_cgroup_spec(m.cgroup, &t);
 	if (r == -ENOENT || r == -ESRCH) {
 		problem("container %s is not running (%s): logins are %s",
-			m.name, r == -ENOENT ? "no such cgroup" : "no live task",
+			m.name,
+			r == -ENOENT ? "no such cgroup" : "no live task",
 			m.on_stopped == HJ_STOPPED_HOST ? "routed to the host" :
 							  "refused");
 	} else if (r) {
@@ -290,6 +371,7 @@ int shell_check(const char *user, bool priv)
 		errx(1, "cannot drop privileges");
 	check_pam_stack(service);
 	check_sshd(sshd_config, pw->pw_name);
+	check_sshd_match(sshd_config, pw);
 	printf("%s\n", problems ? "RESULT: a mapped user could reach the host "
 				  "or be refused; see PROBLEM lines" :
 				  "RESULT: ok");

@@ -10,6 +10,8 @@ hijack_shell_hijack_shell_SOURCES = \
 	hijack-shell/caps.c \
 	hijack-shell/tty.c \
 	hijack-shell/check.c \
+	hijack-shell/sshdconf.h \
+	hijack-shell/sshdconf.c \
 	hijack-shell/environ.c
 hijack_shell_hijack_shell_LDADD = lib/libhijack.la
 dist_man_MANS += man/hijack-shell.8

@@ -23,6 +23,7 @@ HJ_CLEANUP+=("'$U' del $A >/dev/null 2>&1")
 
 # a safe sshd configuration, and a PAM service with pam_hijack
 ssh-keygen -q -t ed25519 -N '' -f "$D/hostkey"
+mkdir -p /run/sshd	# sshd -T refuses to run without it
 safe="HostKey $D/hostkey
 UsePAM yes
 Subsystem sftp /usr/lib/openssh/sftp-server
@@ -126,6 +127,7 @@ sshd_bad "X11Forwarding yes" "^PROBLEM: sshd: x11forwarding yes"
 sshd_bad "AllowStreamLocalForwarding all" "^PROBLEM: sshd: allowstreamlocalforwarding (yes|all)"
 sshd_bad "PermitTunnel yes" "^PROBLEM: sshd: permittunnel yes"
 sshd_bad "ForceCommand /bin/true" "^PROBLEM: sshd: ForceCommand /bin/true"
+sshd_bad "ForceCommand internal-sftp" "^PROBLEM: sshd: ForceCommand internal-sftp: bypasses the login shell"
 sshd_bad "ChrootDirectory /srv" "^PROBLEM: sshd: ChrootDirectory /srv hides the login shell"
 sshd_bad "UsePAM no" "^PROBLEM: sshd: UsePAM is no: pam_hijack never runs"
 # a Match block for the mapped user is what --check evaluates
@@ -133,5 +135,73 @@ printf '%s\nMatch User %s\n\tAllowTcpForwarding yes\n' "$safe" "$A" > "$D/sshd_c
 chk "sshd: forwarding in a Match block for the user" 1 "^PROBLEM: sshd: allowtcpforwarding yes"
 printf '%s\nAllowTcpForwarding yes\nMatch User %s\n\tAllowTcpForwarding no\n' "$(grep -v AllowTcp <<<"$safe")" "$A" > "$D/sshd_config"
 chk "sshd: forwarding off in the user's Match block" 0 "^RESULT: ok$"
+
+# Every Subsystem line counts, not only the first one sshd -T prints.
+printf '%s\nSubsystem files internal-sftp\n' "$safe" > "$D/sshd_config"
+chk "sshd: a second Subsystem with internal-sftp" 1 "^PROBLEM: sshd: 'Subsystem files internal-sftp' bypasses the login shell"
+
+# Match blocks that apply to the user from some other address, host or
+# port: sshd -T evaluates one connection, the files say them all.
+n=$(($(wc -l <<<"$safe") + 2))	# the line after the Match line
+match() { # DESC EXIT PATTERN MATCH-LINE SETTING...: the safe config and a block
+	local desc=$1 rc=$2 pat=$3 m=$4
+	shift 4
+	{ echo "$safe"; echo "$m"; printf '\t%s\n' "$@"; } > "$D/sshd_config"
+	chk "sshd: $desc" "$rc" "$pat"
+}
+match "Match Address turns forwarding on" 1 \
+	"^PROBLEM: sshd: $D/sshd_config:$n: 'Match Address 10.0.0.0/8' sets AllowTcpForwarding yes: forwarding is done by sshd on the host, outside the container$" \
+	"Match Address 10.0.0.0/8" "AllowTcpForwarding yes"
+match "key=value, any case, quotes, comments" 1 \
+	"^PROBLEM: sshd: $D/sshd_config:$((n + 1)): 'Match address 10.0.0.0/8,192.168.0.0/16' sets X11Forwarding YES: forwarding" \
+	'match address "10.0.0.0/8,192.168.0.0/16"  # the LAN' "# X11Forwarding no" "x11forwarding=YES"
+match "Match all" 1 "^PROBLEM: sshd: $D/sshd_config:$n: 'Match all' sets PermitTunnel yes" \
+	"Match all" "PermitTunnel yes"
+match "Match Host, agent forwarding" 1 "^PROBLEM: sshd: $D/sshd_config:$n: 'Match Host \*.example.com' sets AllowAgentForwarding yes" \
+	"Match Host *.example.com" "AllowAgentForwarding yes"
+match "ForceCommand internal-sftp for an address" 1 \
+	"^PROBLEM: sshd: $D/sshd_config:$n: 'Match LocalPort 2222' sets ForceCommand internal-sftp -d /upload: bypasses the login shell" \
+	"Match LocalPort 2222" "ForceCommand internal-sftp -d /upload"
+match "ChrootDirectory for a routing domain" 1 \
+	"^PROBLEM: sshd: $D/sshd_config:$n: 'Match RDomain \*' sets ChrootDirectory /srv/%u" \
+	"Match RDomain *" "ChrootDirectory /srv/%u"
+match "the user's Match block with an address" 1 \
+	"^PROBLEM: sshd: $D/sshd_config:$n: 'Match User $A Address 10.0.0.0/8' sets AllowStreamLocalForwarding all" \
+	"Match User $A Address 10.0.0.0/8" "AllowStreamLocalForwarding all"
+"$U" groupadd "hjtg$$" >/dev/null
+HJ_CLEANUP+=("'$U' del hjtg$$ >/dev/null 2>&1")
+usermod -aG "hjtg$$" "$A"
+match "a Match Group of the user" 1 \
+	"^PROBLEM: sshd: $D/sshd_config:$n: 'Match Group hjtg$$ LocalAddress 10.1.2.3' sets AllowTcpForwarding remote" \
+	"Match Group hjtg$$ LocalAddress 10.1.2.3" "AllowTcpForwarding remote"
+match "Match User otheruser" 0 "^RESULT: ok$" \
+	"Match User hjtnobody,root Address 10.0.0.0/8" "AllowTcpForwarding yes" "X11Forwarding yes"
+match "Match User excluding the user" 0 "^RESULT: ok$" \
+	"Match User hjt*,!$A" "AllowTcpForwarding yes"
+match "a Match Group the user is not in" 0 "^RESULT: ok$" \
+	"Match Group root Address 10.0.0.0/8" "AllowTcpForwarding yes"
+{ echo "$safe"; printf 'Match User %s\n\tAllowTcpForwarding no\nMatch Address 10.0.0.0/8\n\tAllowTcpForwarding yes\n' "$A"; } > "$D/sshd_config"
+chk "sshd: the user's earlier Match block wins" 0 "^RESULT: ok$"
+{ echo "$safe"; printf 'Match User %s\n\tAllowTcpForwarding yes\n' "$A"; } > "$D/sshd_config"
+chk "sshd: the user's own Match block names its line" 1 \
+	"^PROBLEM: sshd: $D/sshd_config:$n: 'Match User $A' sets AllowTcpForwarding yes"
+
+# Include'd drop-ins, as Debian's sshd_config.d/*.conf
+mkdir -p "$D/conf.d"
+printf '# a drop-in\nMatch Address 192.168.0.0/16\n\tAllowTcpForwarding local\n' > "$D/conf.d/50-lan.conf"
+printf 'Banner none\n' > "$D/conf.d/10-banner.conf"
+{ echo "Include $D/conf.d/*.conf"; echo "$safe"; } > "$D/sshd_config"
+chk "sshd: a Match block in an Include'd drop-in" 1 \
+	"^PROBLEM: sshd: $D/conf.d/50-lan.conf:3: 'Match Address 192.168.0.0/16' sets AllowTcpForwarding local"
+printf 'Match User hjtnobody\n\tAllowTcpForwarding yes\n' > "$D/conf.d/50-lan.conf"
+{ echo "$safe"; echo "Match Address 10.0.0.0/8"; echo "	Include $D/conf.d/*.conf"; } > "$D/sshd_config"
+chk "sshd: a clean drop-in inside a Match block" 0 "^RESULT: ok$"
+printf 'AllowAgentForwarding yes\n' > "$D/conf.d/50-lan.conf"
+chk "sshd: a drop-in Include'd in a Match block" 1 \
+	"^PROBLEM: sshd: $D/conf.d/50-lan.conf:1: 'Match Address 10.0.0.0/8' sets AllowAgentForwarding yes"
+
+# a clean configuration with Match blocks
+match "a clean config with a Match block" 0 "^RESULT: ok$" \
+	"Match Address 10.0.0.0/8" "AllowTcpForwarding no" "PasswordAuthentication no"
 
 done_testing

@@ -24,6 +24,14 @@ tests_check_conf_CPPFLAGS = $(AM_CPPFLAGS) -DABS_TOP_SRCDIR='"$(abs_top_srcdir)"
 tests_check_conf_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_conf_LDADD = lib/libhijack.la $(CHECK_LIBS)
 
+# hijack-shell --check's reader of sshd_config Match blocks
+check_PROGRAMS += tests/check_sshdconf
+TESTS += tests/check_sshdconf
+tests_check_sshdconf_SOURCES = tests/check_sshdconf.c hijack-shell/sshdconf.c
+tests_check_sshdconf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/hijack-shell
+tests_check_sshdconf_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_sshdconf_LDADD = $(CHECK_LIBS)
+
 # pam_hijack.so through the real libpam (needs root: users, cgroups)
 check_PROGRAMS += tests/check_pam
 TESTS += tests/check_pam
@@ -95,7 +103,7 @@ EXTRA_DIST += tests/check.sh
 EXTRA_DIST += tests/static.sh tests/STATIC.md tests/valgrind.sh \
 	tests/asan.sh tests/fuzz/run.sh tests/fuzz/fuzz_conf.c \
 	tests/fuzz/fuzz_proc.c tests/fuzz/fuzz_shell.c tests/fuzz/fuzz_args.c \
-	tests/fuzz/fuzz_pamopt.c \
+	tests/fuzz/fuzz_pamopt.c tests/fuzz/fuzz_sshdconf.c \
 	tests/fuzz/corpus
 
 # load and soak over loopback: 200 concurrent logins, 1000 sequential

@@ -4,7 +4,8 @@
 # 60) from its seed corpus, and print TAP.  A crash, leak, hang or
 # sanitizer report fails the run and leaves the input in $FUZZ_OUT.
 #
-#	tests/fuzz/run.sh [harness...]	# conf proc shell args pamopt; default: all
+#	tests/fuzz/run.sh [harness...]	# conf proc shell args pamopt sshdconf;
+#					# default: all
 #
 # FUZZ_SECONDS=600 FUZZ_OUT=/var/tmp/fuzz tests/fuzz/run.sh conf  # offline
 # FUZZ_SECONDS=0 only replays the checked-in corpus (past findings included).
@@ -15,7 +16,7 @@ secs=${FUZZ_SECONDS:-60}
 out=${FUZZ_OUT:-$top/tests/fuzz/out}
 cc=${FUZZ_CC:-clang-14}
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(conf proc shell args pamopt)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(conf proc shell args pamopt sshdconf)
 
 if ! command -v "$cc" >/dev/null; then
 	echo "1..0 # SKIP $cc not found (apt-get install clang-14 libclang-rt-14-dev)"
@@ -47,6 +48,8 @@ for h in "${harnesses[@]}"; do
 		"$top/hijack/args.c" "$top/hijack-shell/args.c") ;;
 	pamopt) src=("$here/fuzz_$h.c" -I"$top/pam_hijack"
 		"$top/pam_hijack/options.c") ;;
+	sshdconf) src=("$here/fuzz_$h.c" -I"$top/hijack-shell"
+		"$top/hijack-shell/sshdconf.c") ;;
 	*) src=("$here/fuzz_$h.c" "${libsrc[@]}") ;;
 	esac
 	bin=$out/fuzz_$h
