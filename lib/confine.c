@@ -225,7 +225,20 @@ static int get_filters(pid_t pid, struct hj_confinement *c)
 			return copy_error(errno);
 		f->flags = md.flags & SECCOMP_FILTER_FLAG_LOG;
 	}
-	return c->nfilters ? 0 : -EOPNOTSUPP;
+	if (!c->nfilters)
+		return -EOPNOTSUPP;
+	/*
+	 * ptrace's index 0 is the oldest filter (get_nth_filter() in
+	 * kernel/seccomp.c counts back from the newest), whatever ptrace(2)
+	 * says; ours is the newest, as the task's list runs.
+	 */
+	for (i = 0; i < c->nfilters / 2; i++) {
+		struct hj_seccomp_filter tmp = c->filters[i];
+
+		c->filters[i] = c->filters[c->nfilters - 1 - i];
+		c->filters[c->nfilters - 1 - i] = tmp;
+	}
+	return 0;
 }
 
 /*
