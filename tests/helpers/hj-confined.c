@@ -19,6 +19,11 @@
  *	hj-confined probe K
  *
  * prints the errno of getpriority(1000 + K, 0) ("0" when it succeeds).
+ *
+ *	hj-confined as UID PROG [ARG...]    exec PROG as UID (no groups)
+ *	hj-confined caps                    print "euid CapEff CapBnd"
+ *
+ * for issue #13's attack: a setuid-root copy run by another user.
  * Static: it runs inside busybox containers.
  */
 #include <errno.h>
@@ -32,6 +37,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <grp.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -74,6 +80,29 @@ int main(int argc, char **argv)
 		errno = 0;
 		getpriority(1000 + atoi(argv[2]), 0);
 		printf("%d\n", errno);
+		return 0;
+	}
+	if (argc >= 4 && !strcmp(argv[1], "as")) {
+		uid_t id = atoi(argv[2]);
+
+		if (setgroups(0, NULL) || setresgid(id, id, id) ||
+		    setresuid(id, id, id)) {
+			perror("as");
+			return 1;
+		}
+		execv(argv[3], argv + 3);
+		perror(argv[3]);
+		return 127;
+	}
+	if (argc == 2 && !strcmp(argv[1], "caps")) {
+		char line[256], eff[32] = "", bnd[32] = "";
+		FILE *f = fopen("/proc/self/status", "re");
+
+		while (f && fgets(line, sizeof(line), f)) {
+			sscanf(line, "CapEff: %31s", eff);
+			sscanf(line, "CapBnd: %31s", bnd);
+		}
+		printf("%d %s %s\n", (int)geteuid(), eff, bnd);
 		return 0;
 	}
 	while ((c = getopt(argc, argv, "+nf:lS")) != -1) {
