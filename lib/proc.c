@@ -29,7 +29,8 @@ static int parse_ulong(const char *s, const char *end, unsigned long long max,
 	while (p < end && *p >= '0' && *p <= '9') {
 		unsigned int d = *p - '0';
 
-		if (v > (max - d) / 10)
+		/* d > max: max - d would wrap for a max under 9 */
+		if (d > max || v > (max - d) / 10)
 			return -ERANGE;
 		v = v * 10 + d;
 		p++;

@@ -716,6 +716,18 @@ START_TEST(status_sec_parses_fields)
 					     &sec),
 			 0);
 	ck_assert_int_eq(sec.seccomp_filters, -1);
+	/* a mode beyond 2 (found by fuzz_proc: a bound under 9 wrapped) */
+	{
+		char bad[sizeof(buf)];
+		char *m;
+
+		memcpy(bad, buf, sizeof(buf));
+		m = strstr(bad, "Seccomp:\t2");
+		m[strlen("Seccomp:\t")] = '3';
+		ck_assert_int_eq(hj_parse_status_sec(bad, sizeof(buf) - 1,
+						     &sec),
+				 -EINVAL);
+	}
 }
 END_TEST
 
