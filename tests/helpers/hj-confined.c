@@ -26,6 +26,7 @@
  * for issue #13's attack: a setuid-root copy run by another user.
  * Static: it runs inside busybox containers.
  */
+#define _GNU_SOURCE /* setresuid */
 #include <errno.h>
 #include <linux/audit.h>
 #include <linux/capability.h>
