@@ -2,7 +2,8 @@
 /*
  * hijack(1)'s command line:
  *
- *	hijack [-b auto|native|stock] [-w dir] [-v] pid|cgroup <id> [--] [cmd...]
+ *	hijack [-b auto|native|stock] [-w dir] [-v] [--no-confine]
+ *	       pid|cgroup <id> [--] [cmd...]
  */
 #include "config.h"
 
@@ -15,6 +16,9 @@
 #include <string.h>
 
 #include "args.h"
+
+/* long options without a short form */
+enum { OPT_NO_CONFINE = 0x100 };
 
 static int __attribute__((format(printf, 3, 4)))
 bad(char *err, size_t errlen, const char *fmt, ...)
@@ -46,6 +50,7 @@ int hijack_parse_args(int argc, char **argv, struct hijack_args *a, char *err,
 		{ "backend", required_argument, NULL, 'b' },
 		{ "wd", required_argument, NULL, 'w' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "no-confine", no_argument, NULL, OPT_NO_CONFINE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -88,6 +93,9 @@ int hijack_parse_args(int argc, char **argv, struct hijack_args *a, char *err,
 			break;
 		case 'v':
 			a->verbose = true;
+			break;
+		case OPT_NO_CONFINE:
+			a->no_confine = true;
 			break;
 		case 'h':
 			a->action = HIJACK_HELP;

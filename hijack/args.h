@@ -17,6 +17,7 @@ struct hijack_args {
 	enum hj_backend backend;
 	const char *cwd; /* -w, or NULL */
 	bool verbose;
+	bool no_confine; /* --no-confine: keep the caller's confinement */
 	enum hijack_kind kind;
 	const char *id; /* the pid or cgroup argument as given */
 	pid_t pid; /* HIJACK_PID: the parsed pid, > 0 */

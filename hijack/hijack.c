@@ -33,12 +33,16 @@ static void __attribute__((noreturn)) usage(void)
 	      " hijack [options] cgroup <tasks|cgroup.procs|cgroup-dir> [--] [<command> [<arg>...]]\n"
 	      "\n"
 	      "Run a program inside the namespaces, cgroups and root directory of\n"
-	      "another process.  Given a cgroup, the container's init is chosen.\n"
+	      "another process, as confined as it is (bounding set, no_new_privs,\n"
+	      "seccomp filters, LSM label).  Given a cgroup, the container's init\n"
+	      "is chosen.\n"
 	      "\n"
 	      "Options:\n"
 	      " -b, --backend <name>  auto, native (sys_hijack) or stock (setns)\n"
 	      " -w, --wd <dir>        working directory inside the target\n"
 	      " -v, --verbose         say which task, namespaces and cgroups\n"
+	      "     --no-confine      keep the caller's bounding set, seccomp and LSM\n"
+	      "                       label instead of taking the target's (debugging)\n"
 	      " -h, --help            display this help\n"
 	      " -V, --version         display version\n"
 	      "\n"
@@ -65,8 +69,62 @@ static const char *why(int e)
 		return " (the kernel does not provide sys_hijack)";
 	case EAGAIN:
 		return " (the container's cgroup is frozen)";
+	case EXDEV:
+		return " (/proc is not the host's procfs)";
 	}
 	return "";
+}
+
+/* The target's confinement, read before anything is entered. */
+static void read_confinement(struct hj_target *t, struct hj_confinement *c)
+{
+	int r = hj_confinement_read(t, c);
+
+	if (!r)
+		return;
+	if (r == -EOPNOTSUPP && c->seccomp_mode == 1)
+		errx(EXIT_FAILURE,
+		     "cannot enter pid %d: it is in seccomp strict mode, "
+		     "which no new process can be given",
+		     (int)t->pid);
+	if (r == -EOPNOTSUPP)
+		errx(EXIT_FAILURE,
+		     "cannot copy the seccomp filter of pid %d: %s (the "
+		     "kernel hands it out only to CAP_SYS_ADMIN, unfiltered, "
+		     "with CONFIG_CHECKPOINT_RESTORE)",
+		     (int)t->pid, strerror(-r));
+	errx(EXIT_FAILURE, "cannot read the confinement of pid %d: %s%s",
+	     (int)t->pid, strerror(-r), why(-r));
+}
+
+/*
+ * In the child, before exec: the target's bounding set, LSM label,
+ * no_new_privs and seccomp filters; our capabilities cut to its bounding
+ * set; then the checked postcondition.  Never exec looser than it.
+ */
+static void confine(const struct hj_confinement *c, pid_t target)
+{
+	struct hj_creds want = { .uid = getuid(), .gid = getgid() };
+	const char *step = "apply the bounding set, LSM label or filters";
+	int r;
+
+	r = hj_confine_early(c);
+	if (!r) {
+		step = "reduce the capabilities";
+		r = hj_confine_caps(c);
+	}
+	if (!r) {
+		step = "set no_new_privs or load the filters";
+		r = hj_confine_late(c);
+	}
+	if (!r) {
+		step = "verify the confinement";
+		r = hj_confine_verify(c, &want);
+	}
+	if (r)
+		errx(126, "cannot confine the command as pid %d is: %s: %s%s",
+		     (int)target, step, strerror(-r),
+		     r == -ENOTRECOVERABLE ? " (looser than the target)" : "");
 }
 
 static void forward(int sig)
@@ -139,6 +197,7 @@ int main(int argc, char **argv)
 	static const char *const kinds[] = { "pid", "cgroup" };
 	struct hj_spawn_opts opts = { .clone_flags = SIGCHLD };
 	struct hj_spawn_info info;
+	struct hj_confinement conf;
 	struct hijack_args a;
 	struct hj_target t;
 	struct sigaction sa;
@@ -178,6 +237,9 @@ int main(int argc, char **argv)
 	}
 	if (a.verbose)
 		verbose_target(mode, &t);
+	hj_confinement_init(&conf);
+	if (!a.no_confine)
+		read_confinement(&t, &conf);
 
 	/* forward job-control and termination signals to the child */
 	sigemptyset(&block);
@@ -188,12 +250,15 @@ int main(int argc, char **argv)
 	pid = hj_spawn(&t, &opts, &info);
 	if (pid == 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
+		if (!a.no_confine)
+			confine(&conf, t.pid);
 		run(a.cmd);
 	}
 	if (pid < 0)
 		errx(EXIT_FAILURE, "cannot enter %s %s (pid %d): %s%s", mode,
 		     id, (int)t.pid, strerror(-pid), why(-pid));
 	hj_target_release(&t);
+	hj_confinement_free(&conf);
 	child_pid = pid;
 	if (a.verbose)
 		verbose_spawn(pid, &info);

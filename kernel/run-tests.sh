@@ -209,7 +209,7 @@ build_tests() {
 		>"$CACHE/hijack-cli/config.h"
 	gcc -static -O2 -Wall -Wextra -Werror -I"$CACHE/hijack-cli" \
 		-I"$HERE/../lib" -o "$CACHE/hijack-cli/hijack" \
-		"$HERE"/../hijack/{args,hijack}.c "$HERE"/../lib/{cgroup,ns,proc,spawn,target}.c \
+		"$HERE"/../hijack/{args,hijack}.c "$HERE"/../lib/{cgroup,confine,ns,proc,spawn,target}.c \
 		-lcgroup -lpthread || die "cannot build the hijack command"
 	cp "$HERE/tests/hijack-cli-guest.sh" "$out/zz-hijack-cli"
 	chmod 755 "$out/zz-hijack-cli"

@@ -16,7 +16,10 @@
  *
  * and, beyond the seed, for entering a container as one of its own:
  *   -EOPNOTSUPP  the init's confinement cannot be copied (a seccomp
- *                filter the kernel will not hand out, strict mode)
+ *                filter the kernel will not hand out: no CAP_SYS_ADMIN,
+ *                a filtered caller, no CONFIG_CHECKPOINT_RESTORE; or
+ *                strict mode, then c->seccomp_mode is 1)
+ *   -EXDEV       /proc is not a procfs (hj_confinement_read())
  *   -ENOTRECOVERABLE  a postcondition failed after confining: the
  *                process is looser than the init and must not exec
  */

@@ -9,6 +9,7 @@ lib_libhijack_la_SOURCES = \
 	lib/cgroup.c \
 	lib/cgroup-spec.c \
 	lib/conf.c \
+	lib/confine.c \
 	lib/ns.c \
 	lib/proc.c \
 	lib/spawn.c \

@@ -29,7 +29,8 @@ static int parse_ulong(const char *s, const char *end, unsigned long long max,
 	while (p < end && *p >= '0' && *p <= '9') {
 		unsigned int d = *p - '0';
 
-		if (v > (max - d) / 10)
+		/* d > max: max - d would wrap for a max under 9 */
+		if (d > max || v > (max - d) / 10)
 			return -ERANGE;
 		v = v * 10 + d;
 		p++;
@@ -256,4 +257,126 @@ int hj_proc_read(pid_t pid, const char *file, char *buf, size_t size,
 	r = hj_read_fd(fd, buf, size, len);
 	close(fd);
 	return r;
+}
+
+static int parse_hex64(const char *s, const char *end, unsigned long long *out)
+{
+	unsigned long long v = 0;
+	const char *p = s;
+
+	if (p >= end)
+		return -EINVAL;
+	while (p < end && *p != ' ' && *p != '\t') {
+		unsigned int d;
+
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if (*p >= 'a' && *p <= 'f')
+			d = *p - 'a' + 10;
+		else if (*p >= 'A' && *p <= 'F')
+			d = *p - 'A' + 10;
+		else
+			return -EINVAL;
+		if (v >> 60)
+			return -ERANGE;
+		v = v << 4 | d;
+		p++;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Exactly four decimal ids: real, effective, saved, filesystem. */
+static int parse_ids(const char *v, const char *end, unsigned int ids[4])
+{
+	unsigned long long n;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (parse_ulong(v, end, UINT_MAX, &n, &v))
+			return -EINVAL;
+		ids[i] = n;
+		v = skip_blank(v, end);
+	}
+	return v == end ? 0 : -EINVAL;
+}
+
+/*
+ * The credentials and confinement in /proc/PID/status: ids, capability
+ * sets, NoNewPrivs, Seccomp and Seccomp_filters.  Every field is
+ * required but Seccomp_filters (kernels before 5.9: -1), and the Groups
+ * line is handed back as it is, for hj_parse_groups().
+ */
+int hj_parse_status_sec(const char *buf, size_t len, struct hj_proc_sec *sec)
+{
+	static const char *const caps[] = { "CapInh", "CapPrm", "CapEff",
+					    "CapBnd", "CapAmb" };
+	const char *p = buf, *end = buf + len;
+	unsigned int seen = 0, i;
+
+	memset(sec, 0, sizeof(*sec));
+	sec->seccomp_filters = -1;
+	while (p < end) {
+		const char *eol = memchr(p, '\n', end - p);
+		const char *v;
+		unsigned long long n;
+
+		if (!eol)
+			eol = end;
+		for (i = 0; i < 5; i++)
+			if (status_field(p, eol, caps[i], &v))
+				break;
+		if (i < 5) {
+			if (parse_hex64(v, eol, &sec->cap[i]))
+				return -EINVAL;
+			seen |= 1u << i;
+		} else if (status_field(p, eol, "Uid", &v)) {
+			if (parse_ids(v, eol, sec->uid))
+				return -EINVAL;
+			seen |= 1u << 5;
+		} else if (status_field(p, eol, "Gid", &v)) {
+			if (parse_ids(v, eol, sec->gid))
+				return -EINVAL;
+			seen |= 1u << 6;
+		} else if (status_field(p, eol, "Groups", &v)) {
+			sec->groups = v;
+			sec->groups_len = eol - v;
+			seen |= 1u << 7;
+		} else if (status_field(p, eol, "NoNewPrivs", &v)) {
+			if (parse_ulong(v, eol, 1, &n, NULL))
+				return -EINVAL;
+			sec->no_new_privs = n;
+			seen |= 1u << 8;
+		} else if (status_field(p, eol, "Seccomp", &v)) {
+			if (parse_ulong(v, eol, 2, &n, NULL))
+				return -EINVAL;
+			sec->seccomp = n;
+			seen |= 1u << 9;
+		} else if (status_field(p, eol, "Seccomp_filters", &v)) {
+			if (parse_ulong(v, eol, INT_MAX, &n, NULL))
+				return -EINVAL;
+			sec->seccomp_filters = n;
+		}
+		p = eol + 1;
+	}
+	return seen == 0x3ff ? 0 : -EINVAL;
+}
+
+/* The Groups line: decimal gids separated by blanks, possibly none. */
+int hj_parse_groups(const char *buf, size_t len, gid_t *gids, size_t max,
+		    size_t *n)
+{
+	const char *p = skip_blank(buf, buf + len), *end = buf + len;
+	unsigned long long v;
+
+	*n = 0;
+	while (p < end) {
+		if (parse_ulong(p, end, UINT_MAX, &v, &p))
+			return -EINVAL;
+		if (*n == max)
+			return -E2BIG;
+		gids[(*n)++] = v;
+		p = skip_blank(p, end);
+	}
+	return 0;
 }

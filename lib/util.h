@@ -45,6 +45,21 @@ struct hj_task_cgroups {
 	size_t nh, nm, nself;
 };
 
+/* The security fields of /proc/PID/status (hj_parse_status_sec()). */
+enum { HJ_CAP_INH, HJ_CAP_PRM, HJ_CAP_EFF, HJ_CAP_BND, HJ_CAP_AMB };
+struct hj_proc_sec {
+	unsigned long long cap[5];	/* HJ_CAP_* */
+	unsigned int uid[4], gid[4];	/* real, effective, saved, fs */
+	const char *groups;		/* the Groups line's value, in buf */
+	size_t groups_len;
+	int no_new_privs;
+	int seccomp;			/* 0, 1 strict, 2 filter */
+	int seccomp_filters;		/* -1: not shown (before 5.9) */
+};
+
+int hj_parse_status_sec(const char *buf, size_t len, struct hj_proc_sec *sec);
+int hj_parse_groups(const char *buf, size_t len, gid_t *gids, size_t max,
+		    size_t *n);
 int hj_read_fd(int fd, char *buf, size_t size, size_t *len);
 int hj_fdinfo_field(int fd, const char *key, long long *value);
 int hj_task_cgroups(pid_t pid, bool self, struct hj_task_cgroups **out);

@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <linux/seccomp.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,10 +27,11 @@
 
 START_TEST(status_parses_fields)
 {
-	static const char buf[] = "Name:\tsleep\nUmask:\t0022\nState:\tS (sleeping)\n"
-				  "Tgid:\t4242\nNgid:\t0\nPid:\t4243\nPPid:\t1\n"
-				  "TracerPid:\t17\nUid:\t1000\t1001\t1000\t1000\n"
-				  "NSpid:\t4243\t12\t1\n";
+	static const char buf[] =
+		"Name:\tsleep\nUmask:\t0022\nState:\tS (sleeping)\n"
+		"Tgid:\t4242\nNgid:\t0\nPid:\t4243\nPPid:\t1\n"
+		"TracerPid:\t17\nUid:\t1000\t1001\t1000\t1000\n"
+		"NSpid:\t4243\t12\t1\n";
 	struct hj_proc_status st;
 
 	ck_assert_int_eq(hj_parse_status(S(buf), &st), 0);
@@ -48,14 +52,16 @@ START_TEST(status_rejects_garbage)
 	ck_assert_int_eq(hj_parse_status(S("State:\tR\n"), &st), -EINVAL);
 	ck_assert_int_eq(hj_parse_status(S("State:\tR\nTgid:\tx\n"), &st),
 			 -EINVAL);
-	ck_assert_int_eq(hj_parse_status(S("State:\tR\nTgid:\t99999999999\n"
-					   "TracerPid:\t0\nUid:\t0\t0\nNSpid:\t1\n"),
-					 &st),
-			 -EINVAL);
-	ck_assert_int_eq(hj_parse_status(S("State:\tR\nTgid:\t1\nTracerPid:\t0\n"
-					   "Uid:\t0\t0\nNSpid:\t\n"),
-					 &st),
-			 -EINVAL);
+	ck_assert_int_eq(
+		hj_parse_status(S("State:\tR\nTgid:\t99999999999\n"
+				  "TracerPid:\t0\nUid:\t0\t0\nNSpid:\t1\n"),
+				&st),
+		-EINVAL);
+	ck_assert_int_eq(
+		hj_parse_status(S("State:\tR\nTgid:\t1\nTracerPid:\t0\n"
+				  "Uid:\t0\t0\nNSpid:\t\n"),
+				&st),
+		-EINVAL);
 	ck_assert_int_eq(hj_parse_status("", 0, &st), -EINVAL);
 }
 END_TEST
@@ -80,8 +86,8 @@ START_TEST(pid_list_dedupes_and_bounds)
 	pid_t pids[4];
 	size_t n;
 
-	ck_assert_int_eq(hj_parse_pid_list(S("10\n11\n10\n\n12\n"), pids, 4, &n),
-			 0);
+	ck_assert_int_eq(
+		hj_parse_pid_list(S("10\n11\n10\n\n12\n"), pids, 4, &n), 0);
 	ck_assert_uint_eq(n, 3);
 	ck_assert_int_eq(pids[0], 10);
 	ck_assert_int_eq(pids[2], 12);
@@ -204,11 +210,13 @@ START_TEST(clone_flags_validated)
 {
 	ck_assert_int_eq(hj_check_clone_flags(SIGCHLD), 0);
 	ck_assert_int_eq(hj_check_clone_flags(0), 0);
-	ck_assert_int_eq(hj_check_clone_flags(SIGCHLD | 0x00040000 /* SYSVSEM */),
+	ck_assert_int_eq(hj_check_clone_flags(SIGCHLD |
+					      0x00040000 /* SYSVSEM */),
 			 -EINVAL);
 	ck_assert_int_eq(hj_check_clone_flags(SIGCHLD | 0x00000100 /* VM */),
 			 -EINVAL);
-	ck_assert_int_eq(hj_check_clone_flags(SIGCHLD | 0x20000000 /* NEWPID */),
+	ck_assert_int_eq(hj_check_clone_flags(SIGCHLD |
+					      0x20000000 /* NEWPID */),
 			 -EINVAL);
 	ck_assert_int_eq(hj_check_clone_flags(0xff), -EINVAL);
 }
@@ -669,6 +677,295 @@ START_TEST(fdinfo_fields)
 }
 END_TEST
 
+/* the security fields of /proc/PID/status */
+START_TEST(status_sec_parses_fields)
+{
+	static const char buf[] =
+		"Name:\tsleep\nUid:\t0\t1\t2\t3\nGid:\t4\t5\t6\t7\n"
+		"Groups:\t10 20 \nCapInh:\t0000000000000000\n"
+		"CapPrm:\t000001ffffffffff\nCapEff:\t00000000a80425fb\n"
+		"CapBnd:\t00000000a80425fb\nCapAmb:\t0000000000000001\n"
+		"NoNewPrivs:\t1\nSeccomp:\t2\nSeccomp_filters:\t3\n";
+	struct hj_proc_sec sec;
+	gid_t g[4];
+	size_t n;
+
+	ck_assert_int_eq(hj_parse_status_sec(S(buf), &sec), 0);
+	ck_assert_uint_eq(sec.uid[0], 0);
+	ck_assert_uint_eq(sec.uid[3], 3);
+	ck_assert_uint_eq(sec.gid[1], 5);
+	ck_assert_uint_eq(sec.cap[HJ_CAP_PRM], 0x1ffffffffffULL);
+	ck_assert_uint_eq(sec.cap[HJ_CAP_BND], 0xa80425fbULL);
+	ck_assert_uint_eq(sec.cap[HJ_CAP_AMB], 1);
+	ck_assert_int_eq(sec.no_new_privs, 1);
+	ck_assert_int_eq(sec.seccomp, 2);
+	ck_assert_int_eq(sec.seccomp_filters, 3);
+	ck_assert_int_eq(hj_parse_groups(sec.groups, sec.groups_len, g, 4, &n),
+			 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(g[1], 20);
+	ck_assert_int_eq(hj_parse_groups(sec.groups, sec.groups_len, g, 1, &n),
+			 -E2BIG);
+	ck_assert_int_eq(hj_parse_groups(S("1 x"), g, 4, &n), -EINVAL);
+	ck_assert_int_eq(hj_parse_groups("", 0, g, 4, &n), 0);
+	ck_assert_uint_eq(n, 0);
+	/* a missing field, three ids, a bad hex digit */
+	ck_assert_int_eq(hj_parse_status_sec(S("Uid:\t0\t0\t0\t0\n"), &sec),
+			 -EINVAL);
+	ck_assert_int_eq(hj_parse_status_sec(buf, strstr(buf, "Seccomp_") - buf,
+					     &sec),
+			 0);
+	ck_assert_int_eq(sec.seccomp_filters, -1);
+	/* a mode beyond 2 (found by fuzz_proc: a bound under 9 wrapped) */
+	{
+		char bad[sizeof(buf)];
+		char *m;
+
+		memcpy(bad, buf, sizeof(buf));
+		m = strstr(bad, "Seccomp:\t2");
+		m[strlen("Seccomp:\t")] = '3';
+		ck_assert_int_eq(hj_parse_status_sec(bad, sizeof(buf) - 1,
+						     &sec),
+				 -EINVAL);
+	}
+}
+END_TEST
+
+/* docker's default bounding set, as tests/helpers/hj-confined sets it */
+#define DOCKER_CAPBND 0xa80425fbULL
+
+/* Start hj-confined with @args and wait until it is confined. */
+static pid_t start_confined(const char *const *args, int mode)
+{
+	const char *top = getenv("top_builddir");
+	char path[PATH_MAX], buf[4096];
+	struct hj_proc_sec sec;
+	const char *argv[8];
+	size_t len, i;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/tests/helpers/hj-confined",
+		 top ? top : ".");
+	argv[0] = path;
+	for (i = 0; args[i] && i < 6; i++)
+		argv[i + 1] = args[i];
+	argv[i + 1] = NULL;
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		execv(path, (char *const *)argv);
+		_exit(127);
+	}
+	for (i = 0; i < 200; i++) {
+		if (!hj_proc_read(pid, "status", buf, sizeof(buf), &len) &&
+		    !hj_parse_status_sec(buf, len, &sec) &&
+		    sec.cap[HJ_CAP_BND] == DOCKER_CAPBND && sec.seccomp == mode)
+			return pid;
+		usleep(10000);
+	}
+	ck_abort_msg("hj-confined did not start");
+	return -1;
+}
+
+static void stop_confined(pid_t pid)
+{
+	int status;
+
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+}
+
+/*
+ * The target's state letter and tracer, from /proc, once it is asleep
+ * again (right after a detach it may run for a moment; stopped, it
+ * would stay 't').
+ */
+static char state_of(pid_t pid, pid_t *tracer)
+{
+	struct hj_proc_status st;
+	char buf[4096];
+	size_t len;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		ck_assert_int_eq(
+			hj_proc_read(pid, "status", buf, sizeof(buf), &len), 0);
+		ck_assert_int_eq(hj_parse_status(buf, len, &st), 0);
+		if (st.state == 'S')
+			break;
+		usleep(10000);
+	}
+	*tracer = st.tracer;
+	return st.state;
+}
+
+/*
+ * In a child: confine as a root caller does (hijack(1)), then the
+ * getpriority() errnos the filters give, or a step that failed.
+ */
+enum {
+	STEP_EARLY = 1,
+	STEP_CAPS,
+	STEP_LATE,
+	STEP_VERIFY,
+	STEP_FILTER1,
+	STEP_FILTER2,
+	STEP_ORDER,
+	STEP_HOST
+};
+static int confined_child(const struct hj_confinement *c, bool late,
+			  int nfilters)
+{
+	struct hj_creds want = { .uid = 0, .gid = 0 };
+	int k;
+
+	if (hj_confine_early(c))
+		return STEP_EARLY;
+	if (hj_confine_caps(c))
+		return STEP_CAPS;
+	if (late && hj_confine_late(c))
+		return STEP_LATE;
+	if (hj_confine_verify(c, &want))
+		return STEP_VERIFY;
+	for (k = 1; k <= nfilters; k++) {
+		errno = 0;
+		getpriority(1000 + k, 0);
+		if (errno != 40 + k)
+			return STEP_FILTER1 + k - 1;
+	}
+	/* the newest filter answers first, if they were loaded in order */
+	errno = 0;
+	getpriority(1000, 0);
+	if (nfilters && errno != 40 + nfilters)
+		return STEP_ORDER;
+	/* nothing else is filtered */
+	errno = 0;
+	if (getpriority(PRIO_PROCESS, 0) == -1 && errno)
+		return STEP_HOST;
+	return 0;
+}
+
+static int run_confined(const struct hj_confinement *c, bool late, int nfilters)
+{
+	int status;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		_exit(confined_child(c, late, nfilters));
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status), "child status %d", status);
+	return WEXITSTATUS(status);
+}
+
+/* An init with no_new_privs and two filters, the newest with LOG. */
+START_TEST(confinement_read_and_applied)
+{
+	static const char *const args[] = { "-n", "-f", "2", "-l", NULL };
+	struct hj_confinement c;
+	struct hj_target t;
+	pid_t pid = start_confined(args, 2), tracer;
+
+	ck_assert_int_eq(hj_target_from_pid(pid, &t), 0);
+	ck_assert_int_eq(hj_confinement_read(&t, &c), 0);
+	ck_assert_uint_eq(c.capbnd, DOCKER_CAPBND);
+	ck_assert(c.no_new_privs);
+	ck_assert_int_eq(c.seccomp_mode, 2);
+	ck_assert_uint_eq(c.nfilters, 2);
+	ck_assert_uint_eq(c.self_filters, 0);
+	ck_assert_uint_eq(c.filters[0].flags, SECCOMP_FILTER_FLAG_LOG);
+	ck_assert_uint_eq(c.filters[1].flags, 0);
+	ck_assert_uint_eq(c.filters[0].len, 9);
+	ck_assert_int_ge(c.procfd, 0);
+	/* detached, running on: not stopped, not traced */
+	ck_assert_int_eq(state_of(pid, &tracer), 'S');
+	ck_assert_int_eq(tracer, 0);
+
+	ck_assert_int_eq(run_confined(&c, true, 2), 0);
+	/* without the late step, no_new_privs and the filters are missing */
+	ck_assert_int_eq(run_confined(&c, false, 2), STEP_VERIFY);
+	hj_confinement_free(&c);
+	ck_assert_int_eq(c.procfd, -1);
+	hj_target_release(&t);
+	stop_confined(pid);
+}
+END_TEST
+
+/* Without no_new_privs the filter is loaded early, while privileged. */
+START_TEST(confinement_filter_without_nnp)
+{
+	static const char *const args[] = { "-f", "1", NULL };
+	struct hj_confinement c;
+	struct hj_target t;
+	pid_t pid = start_confined(args, 2);
+
+	ck_assert_int_eq(hj_target_from_pid(pid, &t), 0);
+	ck_assert_int_eq(hj_confinement_read(&t, &c), 0);
+	ck_assert(!c.no_new_privs);
+	ck_assert_uint_eq(c.nfilters, 1);
+	ck_assert_int_eq(run_confined(&c, false, 1), 0);
+	hj_confinement_free(&c);
+	hj_target_release(&t);
+	stop_confined(pid);
+}
+END_TEST
+
+/* Strict mode cannot be given to a process that must exec: refused. */
+START_TEST(confinement_strict_refused)
+{
+	static const char *const args[] = { "-S", NULL };
+	struct hj_confinement c;
+	struct hj_target t;
+	pid_t pid = start_confined(args, 1), tracer;
+
+	ck_assert_int_eq(hj_target_from_pid(pid, &t), 0);
+	ck_assert_int_eq(hj_confinement_read(&t, &c), -EOPNOTSUPP);
+	ck_assert_int_eq(c.seccomp_mode, 1);
+	ck_assert_int_eq(c.procfd, -1);
+	ck_assert_int_eq(state_of(pid, &tracer), 'S');
+	hj_target_release(&t);
+	stop_confined(pid);
+}
+END_TEST
+
+/* A traced init is the seed's -EBUSY, and is left as its tracer has it. */
+START_TEST(confinement_traced_is_busy)
+{
+	static const char *const args[] = { "-n", "-f", "1", NULL };
+	struct hj_confinement c;
+	struct hj_target t;
+	pid_t pid = start_confined(args, 2), tracer;
+
+	ck_assert_int_eq(hj_target_from_pid(pid, &t), 0);
+	ck_assert_int_eq(ptrace(PTRACE_SEIZE, pid, NULL, NULL), 0);
+	ck_assert_int_eq(hj_confinement_read(&t, &c), -EBUSY);
+	ck_assert_int_eq(state_of(pid, &tracer), 'S');
+	ck_assert_int_eq(tracer, getpid());
+	hj_target_release(&t);
+	stop_confined(pid);
+}
+END_TEST
+
+/* An unconfined target: nothing to copy, and the caller passes verify. */
+START_TEST(confinement_of_unconfined)
+{
+	struct hj_confinement c;
+	struct hj_target t;
+	pid_t pid = start_sleeper();
+
+	ck_assert_int_eq(hj_target_from_pid(pid, &t), 0);
+	ck_assert_int_eq(hj_confinement_read(&t, &c), 0);
+	ck_assert_int_eq(c.seccomp_mode, 0);
+	ck_assert_uint_eq(c.nfilters, 0);
+	ck_assert_int_eq(run_confined(&c, true, 0), 0);
+	hj_confinement_free(&c);
+	hj_target_release(&t);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+END_TEST
+
 START_TEST(exit_codes)
 {
 	ck_assert_int_eq(hj_exit_code(7 << 8), 7);
@@ -695,6 +992,7 @@ static Suite *lib_suite(void)
 	tcase_add_test(parse, clone_flags_validated);
 	tcase_add_test(parse, exit_codes);
 	tcase_add_test(parse, fdinfo_fields);
+	tcase_add_test(parse, status_sec_parses_fields);
 	suite_add_tcase(s, parse);
 	tcase_add_test(cgroup, not_a_cgroup_file_is_ebadf);
 	tcase_add_test(cgroup, spec_refuses_escapes);
@@ -709,6 +1007,11 @@ static Suite *lib_suite(void)
 	tcase_add_test(target, spawn_rejects_flags_before_anything);
 	tcase_add_test(target, pidfd_target);
 	tcase_add_test(target, spec_falls_back_to_v1);
+	tcase_add_test(target, confinement_read_and_applied);
+	tcase_add_test(target, confinement_filter_without_nnp);
+	tcase_add_test(target, confinement_strict_refused);
+	tcase_add_test(target, confinement_traced_is_busy);
+	tcase_add_test(target, confinement_of_unconfined);
 	suite_add_tcase(s, target);
 	return s;
 }

@@ -219,4 +219,89 @@ else
 	skip "rootless container" "unprivileged user namespaces are disabled"
 fi
 
+# -- confined as the container's init (issue #13): the bounding set,
+#    no_new_privs and seccomp filters of a docker-like init
+#    (tests/helpers/hj-confined), compared with the init's own in /proc
+cp "$top_builddir/tests/helpers/hj-confined" "$ROOTFS/hj-confined"
+sec_fields() { awk '$1 ~ /^(CapBnd|NoNewPrivs|Seccomp|Seccomp_filters):$/ { printf "%s%s ", $1, $2 }' "$@"; }
+status_field() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"; }
+# wait_seccomp PID MODE: until the init has entered seccomp mode MODE
+wait_seccomp() {
+	local i
+	for i in $(seq 100); do
+		[ "$(status_field "$1" Seccomp)" = "$2" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+CT_WRAP="/hj-confined -n -f 2" ct_start conf1 conf1 "$ROOTFS" &&
+	wait_seccomp "$CT_INIT" 2 || { echo "Bail out! cannot start a confined container"; exit 1; }
+CINIT=$CT_INIT
+want=$(sec_fields "/proc/$CINIT/status")
+diag "confined init $CINIT: $want"
+is "the host's bounding set is wider than the confined init's" \
+	"$([ "$(status_field $$ CapBnd)" != "$(status_field "$CINIT" CapBnd)" ] && echo wider)" wider
+is "hijack pid: CapBnd, NoNewPrivs, Seccomp, Seccomp_filters are the init's" \
+	"$("$HIJACK" pid "$CINIT" sh -c 'cat /proc/self/status' | sec_fields)" "$want"
+is "hijack cgroup: the same" \
+	"$("$HIJACK" cgroup "$(cg_path "${V2:-$V1}" conf1)" sh -c 'cat /proc/self/status' | sec_fields)" "$want"
+caps=$("$HIJACK" pid "$CINIT" sh -c 'cat /proc/self/status' |
+	awk '$1 ~ /^Cap(Inh|Prm|Eff|Amb):$/ { printf "%s%s ", $1, $2 }')
+bnd=$(status_field "$CINIT" CapBnd)
+is "root inside has only the init's bounding set (no CAP_DAC_READ_SEARCH for open_by_handle_at)" \
+	"$caps" "CapInh:0000000000000000 CapPrm:$bnd CapEff:$bnd CapAmb:0000000000000000 "
+is "outside, getpriority(1001) is EINVAL" "$("$top_builddir/tests/helpers/hj-confined" probe 1)" 22
+is "inside, the init's first filter answers getpriority(1001): errno 41" \
+	"$("$HIJACK" pid "$CINIT" /hj-confined probe 1)" 41
+is "inside, the init's second filter answers getpriority(1002): errno 42" \
+	"$("$HIJACK" pid "$CINIT" /hj-confined probe 2)" 42
+is "inside, the filters run newest first, as in the init: errno 42" \
+	"$("$HIJACK" pid "$CINIT" /hj-confined probe 0)" 42
+is "the init was not left stopped or traced by the filter copy" \
+	"$(status_field "$CINIT" State):$(status_field "$CINIT" TracerPid)" S:0
+is "the init's own confinement is unchanged" "$(sec_fields "/proc/$CINIT/status")" "$want"
+
+out=$("$HIJACK" --no-confine pid "$CINIT" sh -c 'cat /proc/self/status' | sec_fields)
+is "--no-confine: the caller's bounding set and no filter (debugging)" "$out" \
+	"CapBnd:$(status_field $$ CapBnd) NoNewPrivs:0 Seccomp:0 Seccomp_filters:0 "
+
+"$top_builddir/tests/helpers/hj-ptrace" "$CINIT" > "$HJ_TMP/ptrace2.out" &
+tracer=$!
+HJ_PIDS+=("$tracer")
+for i in $(seq 50); do grep -q seized "$HJ_TMP/ptrace2.out" && break; sleep 0.05; done
+out=$("$HIJACK" pid "$CINIT" true 2>&1); rc=$?
+is "traced confined init: refused (exit 1)" "$rc" 1
+like "traced confined init: EBUSY" "$out" "Device or resource busy \(the target is being traced\)"
+kill -KILL "$tracer"; wait "$tracer" 2>/dev/null
+is "traced confined init: still traced only by its tracer, then free, never stopped" \
+	"$(status_field "$CINIT" State):$(status_field "$CINIT" TracerPid)" S:0
+
+CT_WRAP="/hj-confined -f 1" ct_start conf2 conf2 "$ROOTFS" && wait_seccomp "$CT_INIT" 2 ||
+	{ echo "Bail out! cannot start a confined container"; exit 1; }
+is "an init without no_new_privs: its filter, loaded while privileged" \
+	"$("$HIJACK" pid "$CT_INIT" sh -c 'cat /proc/self/status' | sec_fields)" \
+	"$(sec_fields "/proc/$CT_INIT/status")"
+is "an init without no_new_privs: the filter works inside" \
+	"$("$HIJACK" pid "$CT_INIT" /hj-confined probe 1)" 41
+# issue #13's attack: root inside plants a setuid-root program and runs
+# it as another user; it gains the init's bounding set, not the host's
+cp "$ROOTFS/hj-confined" "$ROOTFS/hj-suid" && chmod 4755 "$ROOTFS/hj-suid"
+is "the setuid program works: outside, as nobody, it gets the host's set" \
+	"$(setpriv --reuid=65534 --regid=65534 --clear-groups "$ROOTFS/hj-suid" caps)" \
+	"0 $(status_field $$ CapBnd) $(status_field $$ CapBnd)"
+bnd=$(status_field "$CT_INIT" CapBnd)
+is "a setuid-root program run by another user inside: only the init's bounding set" \
+	"$("$HIJACK" pid "$CT_INIT" /hj-confined as 65534 /hj-suid caps)" "0 $bnd $bnd"
+rm -f "$ROOTFS/hj-suid"
+
+CT_WRAP="/hj-confined -S" CT_COMM=hj-confined ct_start conf3 conf3 "$ROOTFS" &&
+	wait_seccomp "$CT_INIT" 1 || { echo "Bail out! cannot start a strict-mode container"; exit 1; }
+rm -f "$ROOTFS/tmp/ran"
+out=$("$HIJACK" pid "$CT_INIT" touch /tmp/ran 2>&1); rc=$?
+is "a strict-mode init: refused with exit 1" "$rc" 1
+is "a strict-mode init: the message says why" "$out" \
+	"hijack: cannot enter pid $CT_INIT: it is in seccomp strict mode, which no new process can be given"
+check "a strict-mode init: nothing ran inside" test ! -e "$ROOTFS/tmp/ran"
+is "a strict-mode init: still blocked in read, not stopped" "$(status_field "$CT_INIT" State)" S
+
 done_testing

@@ -106,13 +106,16 @@ make_rootfs() {
 # pid/mnt/uts/ipc/net/cgroup namespaces, optionally pivoted into ROOTFS.
 # Sets CT_HELPER (the unshare process, listed first in the cgroup) and
 # CT_INIT (pid 1 of the container), and remembers both for cleanup.
+# With CT_WRAP="CMD ARGS..." the init runs through CMD (inside the
+# container), which ends by exec'ing "sleep 1000000"; CT_COMM names what
+# the init is once ready when it is not sleep (e.g. CMD itself).
 ct_start() {
 	local name=$1 host=$2 rootfs=${3:-} h inner
 	cg_create "$name" || return 1
 	if [ -n "$rootfs" ]; then
-		inner="mount --make-rprivate / && mount --bind '$rootfs' '$rootfs' && cd '$rootfs' && pivot_root . oldroot && exec /bin/busybox sh -c 'mount -t proc proc /proc; umount -l /oldroot; hostname $host; exec sleep 1000000'"
+		inner="mount --make-rprivate / && mount --bind '$rootfs' '$rootfs' && cd '$rootfs' && pivot_root . oldroot && exec /bin/busybox sh -c 'mount -t proc proc /proc; umount -l /oldroot; hostname $host; exec ${CT_WRAP:+$CT_WRAP }sleep 1000000'"
 	else
-		inner="mount -t proc proc /proc && hostname $host && exec sleep 1000000"
+		inner="mount -t proc proc /proc && hostname $host && exec ${CT_WRAP:+$CT_WRAP }sleep 1000000"
 	fi
 	(
 		for h in $(hj_hierarchies); do
@@ -133,7 +136,7 @@ wait_init() {
 	for i in $(seq 100); do
 		for c in $(cat "/proc/$1/task/$1/children" 2>/dev/null); do
 			if awk '/^NSpid:/ { exit !($NF == 1) }' "/proc/$c/status" 2>/dev/null &&
-				[ "$(cat /proc/$c/comm)" = sleep ]; then
+				[ "$(cat /proc/$c/comm)" = "${CT_COMM:-sleep}" ]; then
 				echo "$c"; return 0
 			fi
 		done

@@ -14,6 +14,14 @@ tests_check_lib_LDADD = lib/libhijack.la $(CHECK_LIBS)
 tests_helpers_hj_ptrace_SOURCES = tests/helpers/hj-ptrace.c
 
 TESTS += tests/check_lib tests/hijack-cli.sh
+
+# a container init confined as runc/docker make one (bounding set,
+# no_new_privs, seccomp filters or strict mode): static, unsanitized, it
+# runs inside busybox containers
+check_PROGRAMS += tests/helpers/hj-confined
+tests_helpers_hj_confined_SOURCES = tests/helpers/hj-confined.c
+tests_helpers_hj_confined_CFLAGS = -O2 -Wall -Wextra
+tests_helpers_hj_confined_LDFLAGS = -all-static
 EXTRA_DIST += tests/lib.sh tests/hijack-cli.sh
 
 # hijack.conf parser and audit formatting

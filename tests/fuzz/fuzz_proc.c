@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer harness: the parsers of /proc/PID/status, /proc/PID/stat,
- * cgroup membership files, /proc/self/mountinfo and /proc/PID/cgroup.
+ * cgroup membership files, /proc/self/mountinfo, /proc/PID/cgroup, and
+ * the security fields of /proc/PID/status with its Groups line.
  * The first byte picks the parser; the rest is the file.
  */
 #include "config.h"
@@ -35,6 +36,7 @@ static struct hj_hierarchy parsed[HJ_MAX_HIERARCHIES];
 static size_t nfixed;
 static struct hj_membership mem[HJ_MAX_HIERARCHIES];
 static pid_t pids[1024];
+static gid_t gids[64];
 
 static void check_hierarchies(const struct hj_hierarchy *h, size_t n)
 {
@@ -64,6 +66,24 @@ static void proc_cgroup(const char *buf, size_t len,
 	}
 }
 
+static void status_sec(const char *buf, size_t len)
+{
+	struct hj_proc_sec sec;
+	size_t n, i;
+
+	if (hj_parse_status_sec(buf, len, &sec))
+		return;
+	CHECK(sec.seccomp >= 0 && sec.seccomp <= 2);
+	CHECK(sec.no_new_privs == 0 || sec.no_new_privs == 1);
+	CHECK(sec.seccomp_filters >= -1);
+	CHECK(sec.groups >= buf && sec.groups + sec.groups_len <= buf + len);
+	if (hj_parse_groups(sec.groups, sec.groups_len, gids, 64, &n))
+		return;
+	CHECK(n <= 64);
+	for (i = 0; i < n; i++)
+		CHECK(memchr(sec.groups, '0' + gids[i] % 10, sec.groups_len));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -79,7 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!nfixed && hj_parse_mountinfo(hybrid, sizeof(hybrid) - 1, fixed,
 					  HJ_MAX_HIERARCHIES, &nfixed))
 		abort();
-	switch (data[0] % 6) {
+	switch (data[0] % 7) {
 	case 0:
 		if (!hj_parse_status(buf, len, &st))
 			CHECK(st.nspid_depth > 0 && st.tgid >= 0 &&
@@ -116,6 +136,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		check_hierarchies(parsed, n);
 		proc_cgroup(nul + 1, len - (nul + 1 - buf), parsed, n);
+		break;
+	case 6:
+		status_sec(buf, len);
 		break;
 	}
 	return 0;

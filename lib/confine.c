@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Confinement: a process started in a container is made as confined as
+ * the container's init, as lxc-attach (lxc_proc_get_context_info() and
+ * lxc_attach_drop_privs() in lxc/lxc src/lxc/attach.c) and runc exec
+ * (libcontainer/setns_init_linux.go) do.  Without it, a setuid program
+ * planted by the container's root runs with the host's bounding set, no
+ * no_new_privs and no seccomp filter (issue #13).
+ *
+ * What the init has is read from the host's /proc while the target is
+ * pinned: CapBnd, NoNewPrivs, Seccomp and its filters (copied with
+ * PTRACE_SECCOMP_GET_FILTER, as CRIU does), and the LSM label.  It is
+ * applied in the order runc uses: the bounding set, the LSM exec label
+ * and, without no_new_privs, the filters while still privileged (loading
+ * a filter without no_new_privs needs CAP_SYS_ADMIN); no_new_privs and
+ * the filters under it last, right before exec.  Every /proc access goes
+ * through a descriptor of the host's procfs opened and checked before
+ * entering, never a path: a container's fake /proc must not receive the
+ * LSM label (runc's CVE-2019-16884).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/magic.h>
+#include <linux/seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "hijack.h"
+#include "util.h"
+
+#ifndef SECCOMP_FILTER_FLAG_LOG
+#define SECCOMP_FILTER_FLAG_LOG (1UL << 1)
+#endif
+
+#define GROUPS_MAX 65536
+
+void hj_confinement_init(struct hj_confinement *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->procfd = -1;
+}
+
+void hj_confinement_free(struct hj_confinement *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nfilters; i++)
+		free(c->filters[i].insns);
+	free(c->filters);
+	if (c->procfd >= 0)
+		close(c->procfd);
+	hj_confinement_init(c);
+}
+
+/* The host's procfs, checked to be one (not a bind mount of a file). */
+static int open_proc(void)
+{
+	struct statfs sfs;
+	int fd, r;
+
+	fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	if (fstatfs(fd, &sfs)) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	if (sfs.f_type != PROC_SUPER_MAGIC) {
+		close(fd);
+		return -EXDEV; /* something else is mounted on /proc */
+	}
+	return fd;
+}
+
+static int read_at(int dirfd, const char *path, char *buf, size_t size,
+		   size_t *len)
+{
+	int fd, r;
+
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	r = hj_read_fd(fd, buf, size, len);
+	close(fd);
+	return r;
+}
+
+static int read_sec(int procfd, const char *path, struct hj_proc_sec *sec,
+		    char *buf, size_t size)
+{
+	size_t len;
+	int r;
+
+	r = read_at(procfd, path, buf, size, &len);
+	if (r)
+		return r == -ENOENT ? -ESRCH : r;
+	r = hj_parse_status_sec(buf, len, sec);
+	if (!r && sec->seccomp && sec->seccomp_filters < 0)
+		r = -EOPNOTSUPP; /* before 5.9: filters cannot be counted */
+	return r;
+}
+
+/*
+ * An LSM attribute as a label: up to the first NUL or newline, and
+ * without AppArmor's " (enforce)" or " (complain)" mode.
+ */
+static void attr_label(char *buf, size_t len, bool apparmor)
+{
+	char *p;
+
+	buf[strnlen(buf, len)] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (apparmor) {
+		p = strrchr(buf, ' ');
+		if (p && p[1] == '(' && buf[strlen(buf) - 1] == ')')
+			*p = '\0';
+	}
+}
+
+/*
+ * Which LSM labels the init, and how.  AppArmor has its own attr
+ * directory since 5.1 (attr/apparmor/current); before, and for SELinux,
+ * attr/current.  The lsm list of securityfs tells them apart when it is
+ * mounted; without it, a label in " (mode)" form is AppArmor's.
+ * attr/current reads EINVAL when no LSM provides it.
+ */
+static int read_lsm(int procfd, pid_t pid, struct hj_confinement *c)
+{
+	char path[64], list[256];
+	size_t len;
+	bool aa = false, se = false;
+	int fd, r;
+
+	fd = open("/sys/kernel/security/lsm",
+		  O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd >= 0) {
+		r = hj_read_fd(fd, list, sizeof(list), &len);
+		close(fd);
+		if (!r) {
+			aa = strstr(list, "apparmor") != NULL;
+			se = strstr(list, "selinux") != NULL;
+		}
+	}
+	snprintf(path, sizeof(path), "%d/attr/apparmor/current", (int)pid);
+	r = read_at(procfd, path, c->label, sizeof(c->label), &len);
+	if (!r && len) {
+		aa = true;
+	} else {
+		snprintf(path, sizeof(path), "%d/attr/current", (int)pid);
+		r = read_at(procfd, path, c->label, sizeof(c->label), &len);
+		if (r == -EINVAL || r == -ENOENT || (!r && !len)) {
+			c->label[0] = '\0';
+			return 0; /* no LSM gives a label */
+		}
+		if (r)
+			return r;
+		if (!aa && !se)
+			aa = len > 1 && c->label[len - 2] == ')';
+	}
+	attr_label(c->label, len, aa);
+	snprintf(c->lsm, sizeof(c->lsm), "%s", aa ? "apparmor" : "selinux");
+	/* an unconfined init: nothing to set, nothing to check */
+	if (!strcmp(c->label, "unconfined") || !c->label[0]) {
+		c->label[0] = '\0';
+		c->lsm[0] = '\0';
+	}
+	return 0;
+}
+
+/* The kernel would not hand the filter out: refuse, do not go looser. */
+static int copy_error(int e)
+{
+	switch (e) {
+	case EINVAL: /* no such index, or not in filter mode any more */
+	case EIO: /* no CONFIG_CHECKPOINT_RESTORE: unknown request */
+	case EACCES: /* no CAP_SYS_ADMIN, or the caller is filtered */
+	case EMEDIUMTYPE: /* no classic BPF kept for it */
+		return -EOPNOTSUPP;
+	}
+	return -e;
+}
+
+static int get_filters(pid_t pid, struct hj_confinement *c)
+{
+	struct hj_seccomp_filter *f;
+	unsigned long i;
+
+	c->filters = calloc(HJ_SECCOMP_FILTERS_MAX, sizeof(*c->filters));
+	if (!c->filters)
+		return -ENOMEM;
+	for (i = 0;; i++) {
+		struct __ptrace_seccomp_metadata md = { .filter_off = i };
+		long n =
+			ptrace(PTRACE_SECCOMP_GET_FILTER, pid, (void *)i, NULL);
+
+		if (n < 0 && errno == ENOENT)
+			break; /* past the oldest */
+		if (n < 0)
+			return copy_error(errno);
+		if (i == HJ_SECCOMP_FILTERS_MAX || n == 0 || n > BPF_MAXINSNS)
+			return -EOPNOTSUPP;
+		f = &c->filters[i];
+		f->insns = calloc(n, sizeof(*f->insns));
+		if (!f->insns)
+			return -ENOMEM;
+		c->nfilters = i + 1;
+		f->len = n;
+		if (ptrace(PTRACE_SECCOMP_GET_FILTER, pid, (void *)i,
+			   f->insns) != n)
+			return n < 0 ? copy_error(errno) : -EAGAIN;
+		if (ptrace(PTRACE_SECCOMP_GET_METADATA, pid, (void *)sizeof(md),
+			   &md) < 0)
+			return copy_error(errno);
+		f->flags = md.flags & SECCOMP_FILTER_FLAG_LOG;
+	}
+	if (!c->nfilters)
+		return -EOPNOTSUPP;
+	/*
+	 * ptrace's index 0 is the oldest filter (get_nth_filter() in
+	 * kernel/seccomp.c counts back from the newest), whatever ptrace(2)
+	 * says; ours is the newest, as the task's list runs.
+	 */
+	for (i = 0; i < c->nfilters / 2; i++) {
+		struct hj_seccomp_filter tmp = c->filters[i];
+
+		c->filters[i] = c->filters[c->nfilters - 1 - i];
+		c->filters[c->nfilters - 1 - i] = tmp;
+	}
+	return 0;
+}
+
+/*
+ * Copy the init's filters: seize, interrupt, wait for the stop, read,
+ * and always detach, handing back a signal the stop took from it.
+ */
+static int copy_filters(pid_t pid, struct hj_confinement *c)
+{
+	int status, sig = 0, r, w;
+
+	if (ptrace(PTRACE_SEIZE, pid, NULL, NULL))
+		return errno == EPERM ? -EPERM : -errno;
+	if (ptrace(PTRACE_INTERRUPT, pid, NULL, NULL)) {
+		r = -errno;
+		goto detach;
+	}
+	do
+		w = waitpid(pid, &status, __WALL);
+	while (w < 0 && errno == EINTR);
+	if (w < 0) {
+		r = -errno;
+		goto detach;
+	}
+	if (!WIFSTOPPED(status)) {
+		r = -ESRCH; /* it exited */
+		goto detach;
+	}
+	/* a signal-delivery-stop: the signal goes back on detach */
+	if ((status >> 16) == 0)
+		sig = WSTOPSIG(status);
+	r = get_filters(pid, c);
+detach:
+	if (ptrace(PTRACE_DETACH, pid, NULL, (void *)(long)sig) && !r &&
+	    errno != ESRCH)
+		r = -errno;
+	return r;
+}
+
+/*
+ * Read the init's confinement from the host's /proc, while @t is pinned
+ * and before anything is entered.  Fills c->seccomp_mode even when it
+ * refuses strict mode.  0; -EOPNOTSUPP (strict mode, or filters the
+ * kernel will not copy); -EBUSY (traced); -EPERM; -ESRCH; -errno.
+ */
+int hj_confinement_read(struct hj_target *t, struct hj_confinement *c)
+{
+	struct hj_proc_sec init, self;
+	char path[64], buf[4096];
+	int r;
+
+	hj_confinement_init(c);
+	if (t->pidfd < 0)
+		return -ESRCH;
+	c->procfd = open_proc();
+	if (c->procfd < 0) {
+		r = c->procfd;
+		c->procfd = -1;
+		return r;
+	}
+	snprintf(path, sizeof(path), "%d/status", (int)t->pid);
+	r = read_sec(c->procfd, path, &init, buf, sizeof(buf));
+	if (!r)
+		r = read_sec(c->procfd, "thread-self/status", &self, buf,
+			     sizeof(buf));
+	if (r)
+		goto fail;
+	c->capbnd = init.cap[HJ_CAP_BND];
+	c->no_new_privs = init.no_new_privs;
+	c->seccomp_mode = init.seccomp;
+	c->self_filters = self.seccomp_filters > 0 ? self.seccomp_filters : 0;
+	r = read_lsm(c->procfd, t->pid, c);
+	if (r)
+		goto fail;
+	/* a traced init would show its tracer our stop, and is refused */
+	r = hj_target_recheck(t);
+	if (r)
+		goto fail;
+	if (c->seccomp_mode == SECCOMP_MODE_STRICT) {
+		r = -EOPNOTSUPP;
+		goto fail;
+	}
+	if (c->seccomp_mode == SECCOMP_MODE_FILTER) {
+		r = copy_filters(t->pid, c);
+		if (r == -EPERM && !hj_target_recheck(t) && t->traced)
+			r = -EBUSY;
+		if (r)
+			goto fail;
+	}
+	r = hj_target_recheck(t);
+	if (r)
+		goto fail;
+	return 0;
+fail : {
+	int mode = c->seccomp_mode;
+
+	hj_confinement_free(c);
+	c->seccomp_mode = mode;
+}
+	return r;
+}
+
+static int load_filters(const struct hj_confinement *c)
+{
+	unsigned int i;
+
+	/* oldest first: index 0 is the newest */
+	for (i = c->nfilters; i-- > 0;) {
+		struct sock_fprog prog = {
+			.len = c->filters[i].len,
+			.filter = c->filters[i].insns,
+		};
+
+		if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+			    c->filters[i].flags, &prog))
+			return -errno;
+	}
+	return 0;
+}
+
+/* Write the exec label, AppArmor's own attr file first (5.1+). */
+static int set_exec_label(const struct hj_confinement *c)
+{
+	char buf[HJ_LSM_LABEL_MAX + 8];
+	bool aa = !strcmp(c->lsm, "apparmor");
+	size_t len;
+	ssize_t w;
+	int fd = -1;
+
+	if (aa) {
+		len = snprintf(buf, sizeof(buf), "exec %s", c->label);
+		fd = openat(c->procfd, "thread-self/attr/apparmor/exec",
+			    O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	} else {
+		len = snprintf(buf, sizeof(buf), "%s", c->label);
+	}
+	if (fd < 0)
+		fd = openat(c->procfd, "thread-self/attr/exec",
+			    O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	w = write(fd, buf, len);
+	if (w < 0) {
+		w = -errno;
+		close(fd);
+		return w;
+	}
+	close(fd);
+	return (size_t)w == len ? 0 : -EIO;
+}
+
+/*
+ * In the new process, right after entering, still privileged
+ * (CAP_SETPCAP for the bounding set, CAP_SYS_ADMIN for a filter without
+ * no_new_privs, CAP_MAC_ADMIN-free LSM exec transitions).
+ */
+int hj_confine_early(const struct hj_confinement *c)
+{
+	int cap, r;
+
+	if (c->procfd < 0)
+		return -EBADF;
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) &&
+	    errno != EINVAL)
+		return -errno;
+	/* PR_CAPBSET_READ answers EINVAL past the kernel's last cap */
+	for (cap = 0; cap < 64; cap++) {
+		r = prctl(PR_CAPBSET_READ, cap, 0, 0, 0);
+		if (r < 0 && errno == EINVAL)
+			break;
+		if (r < 0)
+			return -errno;
+		if (r == 1 && !(c->capbnd & (1ULL << cap)) &&
+		    prctl(PR_CAPBSET_DROP, cap, 0, 0, 0))
+			return -errno;
+	}
+	if (c->label[0]) {
+		r = set_exec_label(c);
+		if (r)
+			return r;
+	}
+	if (c->seccomp_mode == SECCOMP_MODE_FILTER && !c->no_new_privs)
+		return load_filters(c);
+	return 0;
+}
+
+/* For a caller that stays root: no capability the init could not have. */
+int hj_confine_caps(const struct hj_confinement *c)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+	int i;
+
+	if (syscall(SYS_capget, &hdr, d))
+		return -errno;
+	for (i = 0; i < 2; i++) {
+		unsigned int bnd = (unsigned int)(c->capbnd >> (32 * i));
+
+		d[i].effective &= bnd;
+		d[i].permitted &= bnd;
+		d[i].inheritable = 0;
+	}
+	if (syscall(SYS_capset, &hdr, d))
+		return -errno;
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) &&
+	    errno != EINVAL)
+		return -errno;
+	return 0;
+}
+
+/* Right before exec, after the front end dropped its privileges. */
+int hj_confine_late(const struct hj_confinement *c)
+{
+	if (!c->no_new_privs)
+		return 0;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -errno;
+	if (c->seccomp_mode == SECCOMP_MODE_FILTER)
+		return load_filters(c);
+	return 0;
+}
+
+static bool same_groups(const char *line, size_t len, const gid_t *want,
+			size_t nwant)
+{
+	gid_t *got;
+	size_t n, i, j;
+	bool same = true;
+
+	got = calloc(GROUPS_MAX, sizeof(*got));
+	if (!got || hj_parse_groups(line, len, got, GROUPS_MAX, &n)) {
+		free(got);
+		return false;
+	}
+	for (i = 0; i < n && same; i++) {
+		for (j = 0; j < nwant && want[j] != got[i]; j++)
+			;
+		same = j < nwant;
+	}
+	for (j = 0; j < nwant && same; j++) {
+		for (i = 0; i < n && got[i] != want[j]; i++)
+			;
+		same = i < n;
+	}
+	free(got);
+	return same;
+}
+
+static bool ids_are(const unsigned int ids[4], unsigned int want)
+{
+	return ids[0] == want && ids[1] == want && ids[2] == want &&
+	       ids[3] == want;
+}
+
+static bool subset(unsigned long long a, unsigned long long b)
+{
+	return (a & ~b) == 0;
+}
+
+static int check_label(const struct hj_confinement *c)
+{
+	char buf[HJ_LSM_LABEL_MAX];
+	bool aa = !strcmp(c->lsm, "apparmor");
+	size_t len;
+	int r = -ENOENT;
+
+	if (aa)
+		r = read_at(c->procfd, "thread-self/attr/apparmor/exec", buf,
+			    sizeof(buf), &len);
+	if (r == -ENOENT)
+		r = read_at(c->procfd, "thread-self/attr/exec", buf,
+			    sizeof(buf), &len);
+	if (r)
+		return r;
+	attr_label(buf, len, aa);
+	return strcmp(buf, c->label) ? -ENOTRECOVERABLE : 0;
+}
+
+/*
+ * The postcondition, read through the host's /proc now (ids as seen in
+ * the current user namespace): nothing looser than the init.  0;
+ * -ENOTRECOVERABLE on any mismatch; -errno when it cannot be read.
+ * The caller must not exec unless this returns 0.
+ */
+int hj_confine_verify(const struct hj_confinement *c,
+		      const struct hj_creds *want)
+{
+	struct hj_proc_sec s;
+	char buf[16384];
+	unsigned long long bnd = c->capbnd;
+	int r;
+
+	if (c->procfd < 0)
+		return -EBADF;
+	r = read_sec(c->procfd, "thread-self/status", &s, buf, sizeof(buf));
+	if (r)
+		return r;
+	if (!ids_are(s.uid, want->uid) || !ids_are(s.gid, want->gid))
+		return -ENOTRECOVERABLE;
+	if (want->groups &&
+	    !same_groups(s.groups, s.groups_len, want->groups, want->ngroups))
+		return -ENOTRECOVERABLE;
+	if (!subset(s.cap[HJ_CAP_BND], bnd) || s.cap[HJ_CAP_AMB] ||
+	    s.cap[HJ_CAP_INH])
+		return -ENOTRECOVERABLE;
+	if (want->check_caps_zero ? s.cap[HJ_CAP_PRM] || s.cap[HJ_CAP_EFF] :
+				    !subset(s.cap[HJ_CAP_PRM], bnd) ||
+					    !subset(s.cap[HJ_CAP_EFF], bnd))
+		return -ENOTRECOVERABLE;
+	if (s.no_new_privs < c->no_new_privs || s.seccomp < c->seccomp_mode)
+		return -ENOTRECOVERABLE;
+	if (s.seccomp_filters >= 0 &&
+	    (unsigned int)s.seccomp_filters < c->self_filters + c->nfilters)
+		return -ENOTRECOVERABLE;
+	if (c->label[0]) {
+		r = check_label(c);
+		if (r)
+			return r;
+	}
+	return 0;
+}
