@@ -62,6 +62,7 @@ struct session {
 	struct user u;
 	struct hj_mapping m;
 	struct hj_target t;
+	struct hj_confinement conf; /* the init's, or ours on the host */
 	bool priv; /* file capabilities (or root) at start */
 	bool login; /* started as "-hijack-shell" */
 	const char *command; /* -c COMMAND, or NULL */
@@ -166,6 +167,40 @@ static void check_pam_mapping(const struct session *s)
 						       "nothing");
 }
 
+/*
+ * The init's confinement, which the session will get.  Without privilege
+ * (a capability-free copy for a rootless container) a seccomp filter
+ * cannot be copied: no_new_privs stands in, as the session can gain no
+ * more than its user has anyway.
+ */
+static void read_confinement(struct session *s)
+{
+	int r = hj_confinement_read_flags(&s->t, &s->conf,
+					  s->priv ? 0 : HJ_CONFINE_FILTER_NNP);
+
+	if (r == -EOPNOTSUPP && s->conf.seccomp_mode == 1)
+		refuse(s, "confinement",
+		       "cannot enter container %s (pid %d): its init runs in "
+		       "seccomp strict mode",
+		       s->m.name, (int)s->t.pid);
+	if (r == -EOPNOTSUPP)
+		refuse(s, "confinement",
+		       "cannot enter container %s (pid %d): the kernel does "
+		       "not hand out its init's seccomp filter, and a session "
+		       "less confined than the init is refused",
+		       s->m.name, (int)s->t.pid);
+	if (r == -EBUSY)
+		refuse(s, "traced",
+		       "cannot enter container %s (pid %d): its init is being "
+		       "traced",
+		       s->m.name, (int)s->t.pid);
+	if (r)
+		refuse(s, "confinement",
+		       "cannot read the confinement of container %s (pid %d): "
+		       "%s",
+		       s->m.name, (int)s->t.pid, strerror(-r));
+}
+
 /* Steps 2 and 4's terminal: everything is known before entering. */
 static void resolve(struct session *s)
 {
@@ -202,6 +237,7 @@ static void resolve(struct session *s)
 	if (r)
 		refuse(s, "target", "cannot enter container %s (cgroup %s): %s",
 		       s->m.name, s->m.cgroup, strerror(-r));
+	read_confinement(s);
 	s->ttys = tty_mask();
 	if (s->ttys) {
 		r = tty_open_pty(&s->master, &s->slave);
@@ -212,35 +248,13 @@ static void resolve(struct session *s)
 }
 
 /*
- * The checked postcondition, right before exec: the ids we meant, no
- * capability in any set.
- */
-static void postcondition(uid_t uid, gid_t gid)
-{
-	uid_t ru, eu, su;
-	gid_t rg, eg, sg;
-
-	if (getresuid(&ru, &eu, &su) || getresgid(&rg, &eg, &sg))
-		err(126, "cannot read the credentials");
-	if (ru != uid || eu != uid || su != uid || rg != gid || eg != gid ||
-	    sg != gid)
-		errx(126,
-		     "refusing to run: uid %u/%u/%u gid %u/%u/%u, not "
-		     "%u/%u",
-		     (unsigned int)ru, (unsigned int)eu, (unsigned int)su,
-		     (unsigned int)rg, (unsigned int)eg, (unsigned int)sg,
-		     (unsigned int)uid, (unsigned int)gid);
-	if (privileged() && uid != 0)
-		errx(126, "refusing to run: still privileged");
-}
-
-/*
  * Step 5, in the child: inside the container (or on the host for a '-'
  * rule), in this order and each step checked; nothing of the container's
  * is read while privileged.
  */
 static void __attribute__((noreturn)) child(const struct session *s)
 {
+	struct hj_creds want = { 0 };
 	struct shell_account *acct;
 	char **env, *argv[4], arg0[SHELL_PATH_MAX + 1];
 	const char *shell, *base;
@@ -257,6 +271,12 @@ static void __attribute__((noreturn)) child(const struct session *s)
 	if (r) {
 		errno = -r;
 		err(126, "cannot set up the terminal");
+	}
+	/* the init's bounding set, LSM label, and filters loaded early */
+	if (!s->host && (r = hj_confine_early(&s->conf))) {
+		errno = -r;
+		err(126, "cannot confine the session as container %s's init",
+		    s->m.name);
 	}
 	acct = calloc(1, sizeof(*acct));
 	if (!acct)
@@ -301,7 +321,27 @@ static void __attribute__((noreturn)) child(const struct session *s)
 	} else {
 		argv[1] = NULL;
 	}
-	postcondition(uid, gid);
+	if (!s->host && (r = hj_confine_late(&s->conf))) {
+		errno = -r;
+		err(126, "cannot confine the session as container %s's init",
+		    s->m.name);
+	}
+	/* the postcondition, checked through the host's /proc */
+	want.uid = uid;
+	want.gid = gid;
+	if (!s->host && s->priv) {
+		want.groups = acct->groups;
+		want.ngroups = acct->ngroups;
+	}
+	want.check_caps_zero = true;
+	r = hj_confine_verify(&s->conf, &want);
+	if (r == -ENOTRECOVERABLE)
+		errx(126, "refusing to run: the session is not confined as %s",
+		     s->host ? "this program was" : "the container's init is");
+	if (r) {
+		errno = -r;
+		err(126, "cannot check the session's confinement");
+	}
 	execve(shell, argv, env);
 	err(errno == ENOENT ? 127 : 126, "failed to execute %s", shell);
 }
@@ -362,6 +402,12 @@ static int __attribute__((noreturn)) waiter(pid_t pid, int master)
 /* The rule says "stay on the host" (or stopped=host): no entry at all. */
 static void __attribute__((noreturn)) run_on_host(struct session *s)
 {
+	int r = hj_confinement_self(&s->conf);
+
+	if (r) {
+		errno = -r;
+		err(EXIT_FAILURE, "cannot read our own confinement");
+	}
 	audit(s, "host", -1, NULL, true);
 	s->master = s->slave = -1;
 	s->ttys = 0;
@@ -384,6 +430,7 @@ int main(int argc, char **argv)
 	close_fds_above_2();
 	memset(&s, 0, sizeof(s));
 	hj_target_init(&s.t);
+	hj_confinement_init(&s.conf);
 	s.master = s.slave = -1;
 	s.priv = privileged();
 	switch (args.action) {
@@ -432,6 +479,7 @@ int main(int argc, char **argv)
 		       "cannot enter container %s (cgroup %s, pid %d): %s",
 		       s.m.name, s.m.cgroup, (int)s.t.pid, strerror(-pid));
 	hj_target_release(&s.t);
+	hj_confinement_free(&s.conf);
 	if (s.slave >= 0)
 		close(s.slave);
 	/* the waiting parent needs no privilege either */

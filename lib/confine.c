@@ -51,13 +51,20 @@ void hj_confinement_init(struct hj_confinement *c)
 	c->procfd = -1;
 }
 
-void hj_confinement_free(struct hj_confinement *c)
+static void free_filters(struct hj_confinement *c)
 {
 	unsigned int i;
 
 	for (i = 0; i < c->nfilters; i++)
 		free(c->filters[i].insns);
 	free(c->filters);
+	c->filters = NULL;
+	c->nfilters = 0;
+}
+
+void hj_confinement_free(struct hj_confinement *c)
+{
+	free_filters(c);
 	if (c->procfd >= 0)
 		close(c->procfd);
 	hj_confinement_init(c);
@@ -283,7 +290,50 @@ detach:
  * refuses strict mode.  0; -EOPNOTSUPP (strict mode, or filters the
  * kernel will not copy); -EBUSY (traced); -EPERM; -ESRCH; -errno.
  */
+/*
+ * The caller's own confinement as the reference, for a process that
+ * stays on the host (a '-' rule): hj_confine_verify() then proves it
+ * gained nothing on the way.
+ */
+int hj_confinement_self(struct hj_confinement *c)
+{
+	struct hj_proc_sec self;
+	char buf[4096];
+	int r;
+
+	hj_confinement_init(c);
+	c->procfd = open_proc();
+	if (c->procfd < 0) {
+		r = c->procfd;
+		c->procfd = -1;
+		return r;
+	}
+	r = read_sec(c->procfd, "thread-self/status", &self, buf, sizeof(buf));
+	if (r) {
+		hj_confinement_free(c);
+		return r;
+	}
+	c->capbnd = self.cap[HJ_CAP_BND];
+	c->no_new_privs = self.no_new_privs;
+	c->seccomp_mode = self.seccomp;
+	c->self_filters = self.seccomp_filters > 0 ? self.seccomp_filters : 0;
+	return 0;
+}
+
 int hj_confinement_read(struct hj_target *t, struct hj_confinement *c)
+{
+	return hj_confinement_read_flags(t, c, 0);
+}
+
+/*
+ * With HJ_CONFINE_FILTER_NNP, filters that cannot be copied (the caller
+ * lacks CAP_SYS_ADMIN, say) are replaced by no_new_privs, and
+ * c->filter_fallback says so; strict mode is still refused.  Only for a
+ * caller without privilege, whose session cannot gain more than its user
+ * has whatever filter it runs under.
+ */
+int hj_confinement_read_flags(struct hj_target *t, struct hj_confinement *c,
+			      unsigned int flags)
 {
 	struct hj_proc_sec init, self;
 	char path[64], buf[4096];
@@ -324,6 +374,14 @@ int hj_confinement_read(struct hj_target *t, struct hj_confinement *c)
 		r = copy_filters(t->pid, c);
 		if (r == -EPERM && !hj_target_recheck(t) && t->traced)
 			r = -EBUSY;
+		if ((r == -EOPNOTSUPP || r == -EPERM) &&
+		    (flags & HJ_CONFINE_FILTER_NNP)) {
+			free_filters(c);
+			c->seccomp_mode = 0;
+			c->no_new_privs = true;
+			c->filter_fallback = true;
+			r = 0;
+		}
 		if (r)
 			goto fail;
 	}

@@ -148,7 +148,11 @@ struct hj_confinement {
 	char lsm[16];			/* "apparmor", "selinux", "" none */
 	char label[HJ_LSM_LABEL_MAX];	/* the init's label, "" none */
 	int procfd;			/* the host's /proc, checked procfs */
+	bool filter_fallback;		/* no_new_privs for uncopied filters */
 };
+
+/* hj_confinement_read_flags(): no_new_privs where filters cannot be copied */
+#define HJ_CONFINE_FILTER_NNP 1
 
 /* The credentials a session must have right before exec. */
 struct hj_creds {
@@ -161,6 +165,9 @@ struct hj_creds {
 
 void hj_confinement_init(struct hj_confinement *c);
 int hj_confinement_read(struct hj_target *t, struct hj_confinement *c);
+int hj_confinement_read_flags(struct hj_target *t, struct hj_confinement *c,
+			      unsigned int flags);
+int hj_confinement_self(struct hj_confinement *c);
 void hj_confinement_free(struct hj_confinement *c);
 int hj_confine_early(const struct hj_confinement *c);
 int hj_confine_caps(const struct hj_confinement *c);
