@@ -330,4 +330,66 @@ like "accounts sharing a uid: the login of $S (mapped to web1) is refused" "rc=$
 	"^rc=1 .*pam_hijack mapped this login for user $S"
 isnt "... and never lands on the host as $A" "$(tail -n1 <<<"$out")" host
 
+# -- the headline attack: container root plants a setuid-root program as a
+# mapped user's shell in the container's /etc/passwd.  The init is
+# confined as docker confines one (bounding set, a seccomp filter); at the
+# next login the program must get no more than container root has, and
+# must not open the host's root directory by handle (CAP_DAC_READ_SEARCH,
+# "shocker").
+cat > "$D/evilsh.c" <<'EOF'
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+int main(void)
+{
+	struct { struct file_handle fh; unsigned char b[8]; } h;
+	unsigned int ino = 2, gen = 0; /* the root of an ext4 filesystem */
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+	int fd;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "CapEff:", 7) || !strncmp(line, "CapBnd:", 7) ||
+		    !strncmp(line, "NoNewPrivs:", 11) || !strncmp(line, "Seccomp:", 8))
+			fputs(line, stdout);
+	h.fh.handle_bytes = 8;
+	h.fh.handle_type = 1; /* FILEID_INO32_GEN */
+	memcpy(h.fh.f_handle, &ino, 4);
+	memcpy(h.fh.f_handle + 4, &gen, 4);
+	fd = open_by_handle_at(open("/", O_RDONLY), &h.fh, O_RDONLY | O_DIRECTORY);
+	printf("euid: %d\nhandle: %s\n", (int)geteuid(), fd >= 0 ? "opened" : "refused");
+	return 0;
+}
+EOF
+gcc -static -O2 -o "$D/evilsh" "$D/evilsh.c"
+R3=$HJ_TMP/r3
+make_rootfs "$R3" web3
+cp "$top_builddir/tests/helpers/hj-confined" "$R3/bin/"
+install -o root -m 4755 "$D/evilsh" "$R3/bin/evilsh"
+echo "$A:x:$(id -u $A):$(id -g $A)::/:/bin/evilsh" >> "$R3/etc/passwd"
+st() { awk -v k="$2:" '$1 == k { print $2 }' <<<"$1"; }
+for nnp in "" -n; do
+	CT_WRAP="/bin/hj-confined $nnp -f 1" ct_start "web3$nnp" web3 "$R3" ||
+		{ echo "Bail out! web3$nnp"; exit 1; }
+	I3=$CT_INIT
+	init=$(cat "/proc/$I3/status")
+	write_conf "$A	$HJ_RUN/web3$nnp"
+	out=$(as $A -- -c true 2>&1)
+	diag "init $I3 ($nnp): $(st "$init" CapBnd) nnp $(st "$init" NoNewPrivs) seccomp $(st "$init" Seccomp); session: $(tr '\n' ' ' <<<"$out")"
+	is "setuid-root shell planted by container root${nnp:+ (init with no_new_privs)}: bounding set is the init's" \
+		"$(st "$out" CapBnd)" "$(st "$init" CapBnd)"
+	eff=$(st "$out" CapEff)
+	check "... its effective capabilities are within the init's bounding set" \
+		test $(( 0x${eff:-ffffffffffffffff} & ~0x$(st "$init" CapBnd) )) = 0
+	is "... no_new_privs as the init" "$(st "$out" NoNewPrivs)" "$(st "$init" NoNewPrivs)"
+	is "... the init's seccomp filter" "$(st "$out" Seccomp)" 2
+	is "... and the host's root directory cannot be opened by handle" "$(st "$out" handle)" refused
+	if [ -n "$nnp" ]; then
+		is "... no_new_privs: the setuid bit gives nothing" "$(st "$out" euid)" "$(id -u $A)"
+	fi
+	ct_kill "$I3"
+done
+
 done_testing
