@@ -263,15 +263,18 @@ isnt "a user may not run --check for another user" "$rc" 0
 write_conf "$A	$HJ_RUN/web1"
 cat > "$D/sti.sh" <<EOF
 #!/bin/bash
-setpriv --reuid=$(id -u $A) --regid=$(id -g $A) --init-groups -- \\
-	"$HS" -c "hj-tiocsti 'touch /tmp/sti2-$id
-' <&1" \$1
+session() {
+	setpriv --reuid=$(id -u $A) --regid=$(id -g $A) --init-groups -- \\
+		"$HS" -c "hj-tiocsti 'touch /tmp/sti2-$id
+' <&1"
+}
+if [ "\${1-}" = stdin-null ]; then session </dev/null; else session; fi
 read -r -t 3 line && eval "\$line"
 EOF
 chmod 755 "$D/sti.sh"
 rm -f "/tmp/sti2-$id"
 # (script's own stdin stays open meanwhile: at EOF it would type ^D)
-sleep 4 | script -qec "$D/sti.sh </dev/null" /dev/null >/dev/null 2>&1
+sleep 4 | script -qec "$D/sti.sh stdin-null" /dev/null >/dev/null 2>&1
 check "stdout on a terminal, stdin not: TIOCSTI from inside types nothing into the host's terminal" \
 	test ! -e "/tmp/sti2-$id"
 rm -f "/tmp/sti2-$id"
