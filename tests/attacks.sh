@@ -395,4 +395,55 @@ for nnp in "" -n; do
 	ct_kill "$I3"
 done
 
+# -- an init whose filter cannot be copied (seccomp strict mode) refuses the
+# login: never a session less confined than the init
+CT_WRAP="/bin/hj-confined -S" CT_COMM=hj-confined ct_start web3s web3 "$R3" ||
+	{ echo "Bail out! web3s"; exit 1; }
+I3=$CT_INIT
+write_conf "$A	$HJ_RUN/web3s"
+out=$(as $A -- -c 'echo inside' 2>&1); rc=$?
+like "an init in seccomp strict mode: the login is refused, saying why" "rc=$rc $out" \
+	"^rc=1 .*seccomp strict mode"
+is "... the strict-mode init was not disturbed" "$(awk '/^State:/ { print $2 }' /proc/$I3/status)" S
+ct_kill "$I3"
+
+# -- su -s: su honours -s only when the target's login shell is listed in
+# /etc/shells.  hijack-shell is therefore never listed (the package does
+# not add it): someone who knows a mapped user's password and runs
+# `su -s /bin/sh USER` gets hijack-shell all the same, in the container.
+write_conf "$A	$HJ_RUN/web1"
+echo "$A:hj-pw-$id" | chpasswd
+cat > "$D/su.py" <<'EOF'
+import os, pty, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+out, sent, end = b"", False, time.time() + 20
+while time.time() < end:
+    try:
+        data = os.read(fd, 4096)
+    except OSError:
+        break
+    if not data:
+        break
+    out += data
+    if not sent and b"assword" in out:
+        os.write(fd, sys.argv[1].encode() + b"\n")
+        sent = True
+os.waitpid(pid, 0)
+sys.stdout.write(out.decode(errors="replace"))
+EOF
+su_as_b() { # SHELLS-FILE: su -s /bin/sh A, typed by user B, with that /etc/shells
+	unshare --mount --propagation private bash -c "mount --bind '$1' /etc/shells &&
+		setpriv --reuid=$(id -u $B) --regid=$(id -g $B) --init-groups -- \
+		/usr/bin/python3 '$D/su.py' 'hj-pw-$id' su -s /bin/sh $A -c 'cat /etc/hijack-marker 2>/dev/null || echo on-the-host'"
+}
+grep -vx "$HS" /etc/shells > "$D/shells.unlisted"
+out=$(su_as_b "$D/shells.unlisted" 2>&1)
+like "su -s /bin/sh to a mapped user whose shell is not in /etc/shells: the container" "$out" "container-rootfs web1"
+{ cat /etc/shells; echo "$HS"; } > "$D/shells.listed"
+out=$(su_as_b "$D/shells.listed" 2>&1)
+like "... listed in /etc/shells, su -s would land on the host (why it is not listed)" "$out" "on-the-host"
+passwd -d "$A" >/dev/null
+
 done_testing

@@ -96,7 +96,7 @@ caps() { # FILE: capability names, sorted, and the flags
 want=$(printf '%s\n' cap_sys_admin cap_sys_chroot cap_sys_ptrace cap_dac_override cap_audit_write cap_setgid cap_setpcap =ep | sort | tr '\n' ' ')
 is "postinst gave hijack-shell exactly its seven file capabilities (hijack-shell(8))" "$(caps $HS)" "$want"
 is "hijack-shell is root-owned 0755, not setuid" "$(stat -c '%U %a' $HS)" "root 755"
-check "postinst listed hijack-shell in /etc/shells" grep -qx "$HS" /etc/shells
+check "postinst did not list hijack-shell in /etc/shells (su -s would bypass it)" bash -c "! grep -qx '$HS' /etc/shells"
 is "$CONF is root-owned 0644" "$(stat -c '%U %a' "$CONF" 2>&1)" "root 644"
 check "pam-auth-update knows the profile hijack" grep -qx hijack /var/lib/pam/seen
 check "but did not enable it (Default: no)" bash -c '! grep -l pam_hijack /etc/pam.d/common-*'

@@ -77,7 +77,8 @@ like "hijack postinst: exactly the seven capabilities of hijack-shell(8)" "$(cat
 caps=$(sed -n 's/^CAPS=//p' "$G/postinst")
 check "hijack-shell(8) documents the same setcap as postinst runs" \
 	grep -qxF "setcap $caps \\e" "$top_srcdir/man/hijack-shell.8"
-like "hijack postinst adds hijack-shell to /etc/shells" "$(cat "$G/postinst")" "^	add-shell /usr/sbin/hijack-shell$"
+like "hijack postinst keeps hijack-shell out of /etc/shells (su -s)" "$(cat "$G/postinst")" "^	remove-shell /usr/sbin/hijack-shell$"
+check "... and never adds it" bash -c "! grep -q add-shell '$G/postinst'"
 like "hijack postrm removes it on remove and purge" "$(cat "$G/postrm")" "^	remove-shell /usr/sbin/hijack-shell$"
 like "libpam-hijack postinst registers the pam-auth-update profile" "$(cat "$P/postinst")" "^	pam-auth-update --package$"
 like "libpam-hijack prerm takes it out of the stacks on remove" "$(cat "$P/prerm")" \

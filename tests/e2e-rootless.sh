@@ -122,6 +122,14 @@ is "root inside is the user's uid on the host (uid_map)" \
 	"$(s "$RU" 'cat /proc/self/uid_map' | awk '$1 == 0 { print $2, $3 }')" "$ruid 1"
 is "no ambient capability in the session" \
 	"$(s "$RU" "awk '/^CapAmb/ { print \$2 }' /proc/self/status")" 0000000000000000
+# the unprivileged shell cannot copy podman's seccomp filter (that needs
+# CAP_SYS_ADMIN): no_new_privs stands in, and the bounding set is the init's
+st=$(s "$RU" 'cat /proc/self/status')
+is "the init runs under podman's seccomp filter" "$(awk '/^Seccomp:/ { print $2 }' /proc/$INIT/status)" 2
+is "the session: no_new_privs in place of the filter (hijack-shell(8))" \
+	"$(awk '/^NoNewPrivs:/ { print $2 }' <<<"$st")" 1
+is "the session's bounding set is the init's" \
+	"$(awk '/^CapBnd:/ { print $2 }' <<<"$st")" "$(awk '/^CapBnd:/ { print $2 }' /proc/$INIT/status)"
 out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG "$HSU" --check "$RU" 2>&1)
 like "--check (root) picks the container init (pid $INIT)" "$out" "task: +pid $INIT \(container init\)"
 
