@@ -285,6 +285,9 @@ static void __attribute__((noreturn)) child(const struct session *s)
 		r = drop_caps() ?: shell_account(s->u.name, NULL, acct);
 	else
 		r = shell_account_unprivileged(s->u.name, s->u.gid, acct);
+	if (r == -E2BIG)
+		errx(126, "%s is in more than %d groups in the container",
+		     s->u.name, SHELL_GROUPS_MAX);
 	if (r)
 		errx(126, "cannot read the account of %s%s: %s", s->u.name,
 		     s->host ? "" : " in the container", strerror(-r));

@@ -305,6 +305,11 @@ gids=$(as $B -- -c 'id -G' 2>&1)
 is "groups: the container's /etc/group for the user, never the host's ($G)" "$gids" "$(id -g $B) 4242"
 gid_g=$(getent group "$G" | cut -d: -f3)
 isnt "... and the host's group $G ($gid_g) is not among them" "$(tr ' ' '\n' <<<"$gids" | grep -x "$gid_g")" "$gid_g"
+cp "$R1/etc/group" "$D/group.keep"
+for g in $(seq 5000 6100); do echo "g$g:x:$g:$B"; done >> "$R1/etc/group"
+out=$(as $B -- -c 'id -G' 2>&1); rc=$?
+like "groups: more than 1024 in the container's /etc/group refuses the login" "rc=$rc $out" "^rc=126 .*groups"
+cp "$D/group.keep" "$R1/etc/group"
 
 # -- a setuid-root install (a packaging mistake) never leaves euid 0: the
 # postcondition holds on every path, the host path of stopped=host included
