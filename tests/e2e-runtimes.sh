@@ -144,6 +144,7 @@ start_podman() {
 	if ! "${P[@]}" import -q "$b/rootfs.tar" localhost/hjbbx >"$b/out" 2>&1 ||
 		! "${P[@]}" run -d --name "$n" --network none --hostname "${HOST[podman]}" \
 			--ulimit nofile=1024:1024 --ulimit nproc=4096:4096 \
+			--security-opt no-new-privileges \
 			localhost/hjbbx /bin/sleep 100000 >>"$b/out" 2>&1; then
 		REASON[podman]="podman run failed: $(tail -n 2 "$b/out" | tr '\n' ' ' | head -c 200)"
 		return 1
@@ -187,6 +188,16 @@ for rt in $RUNTIMES; do
 	is "$rt: the session sits in the init's cgroups" \
 		"$(s "$u" 'cat /proc/self/cgroup; echo =; cat /proc/1/cgroup' | awk '/^=$/ { n = 1; next } { a[n + 0] = a[n + 0] $0 "|" } END { print (a[0] == a[1]) ? "same" : a[0] " vs " a[1] }')" same
 	is "$rt: the user is who logged in" "$(s "$u" id -u)" "$(id -u "$u")"
+	# as confined as the runtime made the init (hijack-shell(8), Confinement)
+	diag "$rt: init $(grep -E '^(CapBnd|NoNewPrivs|Seccomp|Seccomp_filters):' /proc/$i/status | tr -s '\t\n' '  ')"
+	st=$(s "$u" 'cat /proc/self/status')
+	for k in CapBnd NoNewPrivs Seccomp; do
+		is "$rt: the session's $k is the init's" "$(awk -v k="$k:" '$1 == k { print $2 }' <<<"$st")" \
+			"$(awk -v k="$k:" '$1 == k { print $2 }' /proc/$i/status)"
+	done
+	nf=$(awk '$1 == "Seccomp_filters:" { print $2 }' <<<"$st")
+	check "$rt: at least the init's $(awk '$1 == "Seccomp_filters:" { print $2 }' /proc/$i/status) seccomp filters" \
+		test "${nf:-0}" -ge "$(awk '$1 == "Seccomp_filters:" { print $2 }' /proc/$i/status)"
 	out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG "$HS" --check "$u")
 	rc=$?
 	like "$rt: --check picks the container init (pid $i)" "$out" "task: +pid $i \(container init\) in .*${CGDIR[$rt]}$"
