@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer harness: what hijack-shell reads from the container and the
- * session, the container's /etc/passwd (parse_passwd_line, line by line
- * as shell_account() does) and the variables it passes on
+ * session, the container's /etc/passwd and /etc/group (parse_passwd_line
+ * and parse_group_line, line by line as shell_account() and
+ * shell_groups() do) and the variables it passes on
  * (env_value_ok).  A home or shell taken from the file must be an
  * absolute path without control characters.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +61,29 @@ static void passwd(const char *buf, size_t len, const char *user)
 	check_path(acct.shell, "/bin/sh");
 }
 
+/* the container's /etc/group, line by line as shell_groups() reads it */
+static void group(const char *buf, size_t len, const char *user)
+{
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', end - p);
+		gid_t gid = 12345;
+		int r;
+
+		if (!eol)
+			eol = end;
+		r = parse_group_line(p, eol - p, user, &gid);
+		CHECK(r == 1 || r == 0 || r == -EINVAL);
+		/* a member: the gid is never (gid_t)-1, and the name is there */
+		if (r == 1) {
+			CHECK(gid != (gid_t)-1);
+			CHECK(*user && memmem(p, eol - p, user, strlen(user)));
+		}
+		p = eol + 1;
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -67,8 +92,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char value[512];
 	size_t i, l;
 
-	for (i = 0; i < sizeof(users) / sizeof(users[0]); i++)
+	for (i = 0; i < sizeof(users) / sizeof(users[0]); i++) {
 		passwd(buf, size, users[i]);
+		group(buf, size, users[i]);
+	}
 
 	/* the input as one value of each variable */
 	l = size < sizeof(value) - 1 ? size : sizeof(value) - 1;
