@@ -276,7 +276,8 @@ static void rmdir_retry(const char *path)
 {
 	int i;
 
-	for (i = 0; i < 100 && rmdir(path) && errno == EBUSY; i++)
+	/* a killed task leaves its cgroup once reaped, by whoever reaps it */
+	for (i = 0; i < 500 && rmdir(path) && errno == EBUSY; i++)
 		usleep(10000);
 }
 
@@ -677,8 +678,12 @@ static pid_t start_container(int flags, bool nest, pid_t *helper)
 /* The helper reaps the init, then exits: both gone on return. */
 static void stop(pid_t helper, pid_t init)
 {
+	int i;
+
 	kill(init, SIGKILL);
 	waitpid(helper, NULL, 0);
+	for (i = 0; i < 500 && !kill(init, 0); i++)
+		usleep(10000);
 }
 
 /*
