@@ -323,12 +323,24 @@ int shell_check(const char *user, bool priv)
 	       m.shell[0] ? m.shell :
 			    "(the container's /etc/passwd, else /bin/sh)");
 	r = hj_target_from_cgroup_spec(m.cgroup, &t);
-	if (r == -ENOENT || r == -ESRCH) {
-		problem("container %s is not running (%s): logins are %s",
+	if (r == -ENOENT) {
+		/* the only answer on which stopped=host routes to the host */
+		problem("container %s is not running (no such cgroup): logins "
+			"are %s",
 			m.name,
-			r == -ENOENT ? "no such cgroup" : "no live task",
 			m.on_stopped == HJ_STOPPED_HOST ? "routed to the host" :
 							  "refused");
+	} else if (r == -ESRCH) {
+		problem("container %s is not running (no live task in cgroup "
+			"%s): logins are refused",
+			m.name, m.cgroup);
+	} else if (r == -EXDEV) {
+		problem("cgroup %s holds no container: only host processes: "
+			"logins are refused",
+			m.cgroup);
+	} else if (r == -ENOTUNIQ) {
+		problem("cgroup %s holds two containers: logins are refused",
+			m.cgroup);
 	} else if (r) {
 		problem("container %s: cannot resolve cgroup %s: %s: logins are "
 			"refused",

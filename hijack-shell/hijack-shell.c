@@ -225,15 +225,25 @@ static void resolve(struct session *s)
 		return;
 	}
 	r = hj_target_from_cgroup_spec(s->m.cgroup, &s->t);
-	if (r == -ESRCH || r == -ENOENT) {
-		if (s->m.on_stopped == HJ_STOPPED_HOST) {
-			s->host = true;
-			return;
-		}
-		refuse(s, "not-running",
-		       "container %s is not running (cgroup %s)", s->m.name,
-		       s->m.cgroup);
+	/* only a cgroup that is gone is a stopped container */
+	if (r == -ENOENT && s->m.on_stopped == HJ_STOPPED_HOST) {
+		s->host = true;
+		return;
 	}
+	if (r == -ENOENT || r == -ESRCH)
+		refuse(s, "not-running",
+		       "container %s is not running (cgroup %s%s)", s->m.name,
+		       s->m.cgroup, r == -ENOENT ? " is gone" : " is empty");
+	if (r == -EXDEV)
+		refuse(s, "not-a-container",
+		       "cannot enter container %s: cgroup %s holds no "
+		       "container, only host processes",
+		       s->m.name, s->m.cgroup);
+	if (r == -ENOTUNIQ)
+		refuse(s, "ambiguous",
+		       "cannot enter container %s: cgroup %s holds more than "
+		       "one container",
+		       s->m.name, s->m.cgroup);
 	if (r)
 		refuse(s, "target", "cannot enter container %s (cgroup %s): %s",
 		       s->m.name, s->m.cgroup, strerror(-r));

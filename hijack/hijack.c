@@ -69,7 +69,7 @@ static const char *why(int e)
 		return " (the kernel does not provide sys_hijack)";
 	case EAGAIN:
 		return " (the container's cgroup is frozen)";
-	case EXDEV:
+	case EMEDIUMTYPE:
 		return " (/proc is not the host's procfs)";
 	}
 	return "";

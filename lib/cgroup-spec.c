@@ -168,10 +168,25 @@ int hj_cgroup_open_spec(const char *spec, int *dirfd)
 }
 
 /*
+ * The login path: the container a rule names, never the host.
+ *
  * Without a controller a cgroup may exist on several hierarchies (a v2
  * directory left empty while the container runs on v1): the first one
- * that holds a live task wins.  -ESRCH when none does, -ENOENT when the
- * cgroup exists nowhere, any other error at once (fail closed).
+ * whose subtree holds a live task decides, and only a container init
+ * found there (see hj_target_from_cgroup_tree()) is the target.
+ *
+ *   0          the init, pinned (t->cgroup: the cgroup it is listed in)
+ *   -ENOENT    the cgroup exists on no hierarchy: the container is
+ *              stopped (the only answer stopped=host may act on)
+ *   -ESRCH     the cgroup exists but no live task is in its subtree
+ *   -EXDEV     live tasks, but no container: none is pid 1 of a pid
+ *              namespace below the caller's with a mount namespace of its
+ *              own (host processes only)
+ *   -ENOTUNIQ  two containers' inits in the subtree, neither nested in
+ *              the other's pid namespace
+ *   -E2BIG     the subtree is deeper or larger than the search's bounds
+ *
+ * and any other error at once (fail closed).
  */
 int hj_target_from_cgroup_spec(const char *spec, struct hj_target *t)
 {
@@ -186,7 +201,7 @@ int hj_target_from_cgroup_spec(const char *spec, struct hj_target *t)
 	r = -ESRCH;
 	for (i = 0; i < n; i++) {
 		if (r == -ESRCH)
-			r = hj_target_from_cgroup_fd(fds[i], t);
+			r = hj_target_from_cgroup_tree(fds[i], t);
 		close(fds[i]);
 	}
 	return r;

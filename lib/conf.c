@@ -328,6 +328,13 @@ struct who {
 	uid_t uid;
 	const char *group;
 	const char *const *groups;
+	/*
+	 * Set by hj_conf_resolve_user(): is the user in this group, asked
+	 * of NSS for each group rule up to the match (1, 0 or -errno), so
+	 * that a failing group database refuses instead of skipping a rule.
+	 */
+	int (*in_group)(void *ctx, const char *group);
+	void *ctx;
 	struct vars v;
 	char uidstr[16];
 };
@@ -603,10 +610,24 @@ static void match_rule(struct parser *p, const struct rule *r)
 {
 	const struct who *w = p->who;
 
-	if (p->matched ||
-	    !rule_matches(r, w->user, w->uid, w->group, w->groups))
+	int e;
+
+	if (p->matched)
+		return;
+	if (r->who == WHO_GROUP && w->in_group)
+		e = w->in_group(w->ctx, r->who_name);
+	else
+		e = rule_matches(r, w->user, w->uid, w->group, w->groups);
+	if (!e)
 		return;
 	p->matched = true;
+	if (e < 0) {
+		/* not knowing whether the rule applies, no later one may */
+		p->match_err = fail(p->err ? &p->match_errinfo : NULL, p->name,
+				    r->line, e, "cannot look up group %s: %s",
+				    r->who_name, strerror(-e));
+		return;
+	}
 	p->match_err = fill_mapping(p->name, r, &w->v, p->m,
 				    p->err ? &p->match_errinfo : NULL);
 }
@@ -983,6 +1004,8 @@ static void who_init(struct who *w, const char *user, uid_t uid,
 	w->uid = uid;
 	w->group = group;
 	w->groups = groups;
+	w->in_group = NULL;
+	w->ctx = NULL;
 	snprintf(w->uidstr, sizeof(w->uidstr), "%u", (unsigned int)uid);
 	w->v.user = user;
 	w->v.uid = w->uidstr;
@@ -1031,12 +1054,10 @@ int hj_conf_parse_match(const char *buf, size_t len, const char *name,
 	return match_done(&p, parse_mem(&p, buf, len));
 }
 
-int hj_conf_load_match(const char *path, const char *user, uid_t uid, gid_t gid,
-		       const char *group, const char *const *groups,
-		       struct hj_mapping *m, struct hj_conf_error *err)
+static int load_match(const char *path, struct who *w, struct hj_mapping *m,
+		      struct hj_conf_error *err)
 {
 	struct parser p;
-	struct who w;
 	size_t size;
 	int fd, e;
 
@@ -1048,13 +1069,22 @@ int hj_conf_load_match(const char *path, const char *user, uid_t uid, gid_t gid,
 		return fd;
 	e = check_file(fd, path, &size, err);
 	if (!e) {
-		who_init(&w, user, uid, group, groups);
-		e = match_init(&p, path, &w, m, err);
+		e = match_init(&p, path, w, m, err);
 		if (!e)
 			e = match_done(&p, parse_fd(&p, fd, size));
 	}
 	close(fd);
 	return e;
+}
+
+int hj_conf_load_match(const char *path, const char *user, uid_t uid, gid_t gid,
+		       const char *group, const char *const *groups,
+		       struct hj_mapping *m, struct hj_conf_error *err)
+{
+	struct who w;
+
+	who_init(&w, user, uid, group, groups);
+	return load_match(path, &w, m, err);
 }
 
 static bool rule_matches(const struct rule *r, const char *user, uid_t uid,
@@ -1213,21 +1243,66 @@ static int group_name(gid_t gid, char **name)
 	return -e;
 }
 
-static void free_names(char **names, int n)
-{
-	int i;
+/* What in_group() needs: the user and the gids getgrouplist() gave. */
+struct member_of {
+	const struct passwd *pw;
+	const gid_t *gids;
+	int ngids;
+};
 
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+/*
+ * Is the user in @name?  Asked of the group database by name, so that its
+ * failure is seen: getgrouplist() skips a source that fails and answers
+ * with the groups of the others.  Not a member unless the group exists
+ * and has the user's primary gid, one of getgrouplist()'s, or lists the
+ * user.  1, 0, or -errno when the group cannot be looked up (an LDAP or
+ * sssd timeout), which refuses the login.
+ */
+static int in_group(void *ctx, const char *name)
+{
+	const struct member_of *mo = ctx;
+	size_t size = 4096;
+	struct group gr, *res = NULL;
+	char *buf = NULL, **mem;
+	int e, i;
+
+	for (;;) {
+		char *n = realloc(buf, size);
+
+		if (!n) {
+			free(buf);
+			return -ENOMEM;
+		}
+		buf = n;
+		errno = 0;
+		e = getgrnam_r(name, &gr, buf, size, &res);
+		if (e != ERANGE || size >= 1024 * 1024)
+			break;
+		size *= 2;
+	}
+	if (e == ENOENT) /* "not found", as getgrnam_r(3) allows */
+		e = 0;
+	if (e || !res) {
+		free(buf);
+		return e ? -e : 0;
+	}
+	e = gr.gr_gid == mo->pw->pw_gid;
+	for (i = 0; !e && i < mo->ngids; i++)
+		e = gr.gr_gid == mo->gids[i];
+	for (mem = gr.gr_mem; !e && mem && *mem; mem++)
+		e = !strcmp(*mem, mo->pw->pw_name);
+	free(buf);
+	return e;
 }
 
 int hj_conf_resolve_user(const char *path, const struct passwd *pw,
 			 struct hj_mapping *m, struct hj_conf_error *err)
 {
-	char *group = NULL, **names = NULL;
+	struct member_of mo;
+	struct who w;
+	char *group = NULL;
 	gid_t *gids = NULL;
-	int ngroups = 64, n = 0, i, e, ge;
+	int ngroups = 64, e, ge;
 
 	memset(m, 0, sizeof(*m));
 	if (!pw || !pw->pw_name)
@@ -1269,25 +1344,19 @@ int hj_conf_resolve_user(const char *path, const struct passwd *pw,
 				 "cannot list the groups");
 		goto out_free;
 	}
-	names = calloc(ngroups + 1, sizeof(*names));
-	if (!names)
-		goto out_nomem;
-	for (i = 0; i < ngroups; i++) {
-		e = group_name(gids[i], &names[n]);
-		if (e == -ENOMEM)
-			goto out_nomem;
-		if (!e)
-			n++;
-	}
 	/* the whole file is checked as hj_conf_load() does, first */
-	e = hj_conf_load_match(path, pw->pw_name, pw->pw_uid, pw->pw_gid, group,
-			       (const char *const *)names, m, err);
+	mo.pw = pw;
+	mo.gids = gids;
+	mo.ngids = ngroups;
+	who_init(&w, pw->pw_name, pw->pw_uid, group, NULL);
+	w.in_group = in_group;
+	w.ctx = &mo;
+	e = load_match(path, &w, m, err);
 	goto out_free;
 
 out_nomem:
 	e = fail(err, path, 0, -ENOMEM, "out of memory");
 out_free:
-	free_names(names, n);
 	free(gids);
 	free(group);
 	return e;

@@ -86,7 +86,7 @@ static int open_proc(void)
 	}
 	if (sfs.f_type != PROC_SUPER_MAGIC) {
 		close(fd);
-		return -EXDEV; /* something else is mounted on /proc */
+		return -EMEDIUMTYPE; /* something else is mounted on /proc */
 	}
 	return fd;
 }

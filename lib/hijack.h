@@ -19,9 +19,20 @@
  *                filter the kernel will not hand out: no CAP_SYS_ADMIN,
  *                a filtered caller, no CONFIG_CHECKPOINT_RESTORE; or
  *                strict mode, then c->seccomp_mode is 1)
- *   -EXDEV       /proc is not a procfs (hj_confinement_read())
+ *   -EMEDIUMTYPE /proc is not a procfs (hj_confinement_read())
  *   -ENOTRECOVERABLE  a postcondition failed after confining: the
  *                process is looser than the init and must not exec
+ *
+ * and for the login path, hj_target_from_cgroup_spec(), which only ever
+ * answers with a container's init (never a host process):
+ *   -ENOENT      the cgroup exists on no hierarchy: the container is
+ *                stopped (the only answer stopped=host may act on)
+ *   -ESRCH       the cgroup exists, but its subtree holds no live task
+ *   -EXDEV       the subtree holds live tasks but no container: each
+ *                shares the caller's pid or mount namespace (a host
+ *                process moved into the cgroup)
+ *   -ENOTUNIQ    the subtree holds the inits of two containers
+ *   -E2BIG       the subtree is deeper or larger than the search's bounds
  */
 #ifndef HIJACK_H
 #define HIJACK_H
@@ -94,6 +105,7 @@ int hj_target_from_pid(pid_t pid, struct hj_target *t);
 int hj_target_from_pidfd(int pidfd, struct hj_target *t);
 int hj_target_from_cgroup_path(const char *path, struct hj_target *t);
 int hj_target_from_cgroup_fd(int fd, struct hj_target *t);
+/* the login path: see the error contract above and cgroup-spec.c */
 int hj_target_from_cgroup_spec(const char *spec, struct hj_target *t);
 int hj_target_alive(const struct hj_target *t);
 int hj_target_check_access(struct hj_target *t);

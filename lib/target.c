@@ -16,14 +16,18 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/nsfs.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -599,4 +603,334 @@ int hj_target_check_access(struct hj_target *t)
 	int r = hj_target_access(t, NULL);
 
 	return r ? r : hj_target_recheck(t);
+}
+
+/*
+ * The login path: the one container init anywhere in a cgroup's subtree.
+ *
+ * Runtimes rarely leave the init in the cgroup a rule names: crun puts it
+ * in <scope>/container, systemd-nspawn in <scope>/payload, and systemd
+ * running inside a container (LXC, nspawn, podman --systemd) moves itself
+ * into init.scope.  So the whole subtree is searched, bounded in depth and
+ * in the number of cgroups (past a bound: -E2BIG, never a guess).  On
+ * cgroup2 a subtree whose cgroup.events says "populated 0" is skipped.
+ *
+ * Only a container init is ever accepted: pid 1 of a pid namespace below
+ * the caller's, in a mount namespace other than the caller's.  Host
+ * processes in the subtree (a runtime's helper, a process the user moved
+ * into a delegated cgroup) are never the target.  An init nested in
+ * another init's pid namespace (podman in LXC) belongs to the outer one;
+ * two inits neither of which holds the other are two containers, and the
+ * login is refused as ambiguous.
+ */
+#define SUBTREE_DEPTH_MAX 16
+#define SUBTREE_CGROUPS_MAX 1024
+#define SUBTREE_INITS_MAX 16
+
+struct found_init {
+	pid_t pid;
+	int depth; /* NSpid depth */
+	unsigned long long start;
+	int dirfd; /* O_PATH, the cgroup it was listed in */
+};
+
+struct subtree {
+	int mydepth;
+	unsigned long long mnt_id; /* of the top: no other mount is crossed */
+	bool v2;
+	unsigned int ncgroups;
+	bool populated; /* a live task was listed */
+	size_t ninits;
+	struct found_init inits[SUBTREE_INITS_MAX];
+};
+
+static void subtree_release(struct subtree *s)
+{
+	while (s->ninits)
+		close(s->inits[--s->ninits].dirfd);
+}
+
+/* cgroup2: 0 when cgroup.events says "populated 0", else 1 (or unknown) */
+static int v2_populated(int dirfd)
+{
+	char buf[256], *p;
+	size_t len;
+	int fd, r;
+
+	fd = openat(dirfd, "cgroup.events", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return errno == ENOENT ? 1 : -errno;
+	r = hj_read_fd(fd, buf, sizeof(buf), &len);
+	close(fd);
+	if (r)
+		return r;
+	buf[len < sizeof(buf) ? len : sizeof(buf) - 1] = '\0';
+	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, "populated ", 10))
+			return p[10] != '0';
+	return 1;
+}
+
+static int note_init(struct subtree *s, int dirfd, pid_t pid, int depth)
+{
+	unsigned long long start;
+	size_t i;
+	int r;
+
+	for (i = 0; i < s->ninits; i++)
+		if (s->inits[i].pid == pid)
+			return 0; /* listed twice while it moved */
+	if (s->ninits == SUBTREE_INITS_MAX)
+		return -E2BIG;
+	r = read_starttime(pid, &start);
+	if (r)
+		return r == -ESRCH ? 0 : r;
+	s->inits[s->ninits].dirfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 3);
+	if (s->inits[s->ninits].dirfd < 0)
+		return -errno;
+	s->inits[s->ninits].pid = pid;
+	s->inits[s->ninits].depth = depth;
+	s->inits[s->ninits].start = start;
+	s->ninits++;
+	return 0;
+}
+
+/* The members of one cgroup: note each container init, and any task. */
+static int scan_members(struct subtree *s, int dirfd)
+{
+	pid_t *pids = NULL;
+	size_t n, i;
+	int fd, r;
+
+	fd = openat(dirfd, "cgroup.procs", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	r = member_list(fd, &pids, &n);
+	close(fd);
+	for (i = 0; !r && i < n; i++) {
+		struct hj_proc_status st;
+
+		if (read_status(pids[i], &st) || !live_state(st.state))
+			continue;
+		s->populated = true;
+		if (st.nspid_depth > s->mydepth && st.nspid_last == 1)
+			r = note_init(s, dirfd, st.tgid, st.nspid_depth);
+	}
+	free(pids);
+	return r;
+}
+
+static int scan_subtree(struct subtree *s, int dirfd, int depth)
+{
+	struct dirent *de;
+	long long mnt;
+	DIR *d;
+	int fd, r;
+
+	if (++s->ncgroups > SUBTREE_CGROUPS_MAX)
+		return -E2BIG;
+	/* a bind mount inside cgroupfs is not followed */
+	r = hj_fdinfo_field(dirfd, "mnt_id", &mnt);
+	if (r)
+		return r;
+	if ((unsigned long long)mnt != s->mnt_id)
+		return -EXDEV;
+	if (s->v2) {
+		r = v2_populated(dirfd);
+		if (r <= 0)
+			return r;
+	}
+	r = scan_members(s, dirfd);
+	if (r)
+		return r;
+	fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (!r && (errno = 0, de = readdir(d))) {
+		int child;
+
+		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") ||
+		    !strcmp(de->d_name, ".."))
+			continue;
+		if (depth + 1 > SUBTREE_DEPTH_MAX) {
+			r = -E2BIG;
+			break;
+		}
+		child = openat(dirfd, de->d_name,
+			       O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+		if (child < 0) {
+			/* removed while we read: nothing of it to enter */
+			if (errno != ENOENT)
+				r = -errno;
+			continue;
+		}
+		r = scan_subtree(s, child, depth + 1);
+		close(child);
+	}
+	if (!r && errno)
+		r = -errno;
+	closedir(d);
+	return r;
+}
+
+/* Is the pid namespace of @in below (or equal to) that of @outer? */
+static int pidns_holds(const struct found_init *outer,
+		       const struct found_init *in)
+{
+	char path[64];
+	struct stat a, b;
+	int fd, up, r = 0, i;
+
+	if (in->depth <= outer->depth)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)outer->pid);
+	if (stat(path, &a))
+		return errno == ENOENT ? -ESRCH : -errno;
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)in->pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	for (i = in->depth; i > outer->depth; i--) {
+		up = ioctl(fd, NS_GET_PARENT);
+		if (up < 0) {
+			r = -errno;
+			break;
+		}
+		close(fd);
+		fd = up;
+	}
+	if (!r && fstat(fd, &b))
+		r = -errno;
+	close(fd);
+	if (r)
+		return r;
+	return a.st_ino == b.st_ino && a.st_dev == b.st_dev;
+}
+
+/* The one outermost init, or -ENOTUNIQ. */
+static int outermost(const struct subtree *s, size_t *which)
+{
+	size_t i, j, found = 0;
+	int r;
+
+	for (i = 0; i < s->ninits; i++) {
+		bool nested = false;
+
+		for (j = 0; j < s->ninits && !nested; j++) {
+			if (i == j)
+				continue;
+			r = pidns_holds(&s->inits[j], &s->inits[i]);
+			if (r < 0)
+				return r;
+			nested = r;
+		}
+		if (nested)
+			continue;
+		if (found++)
+			return -ENOTUNIQ;
+		*which = i;
+	}
+	return found ? 0 : -ESRCH;
+}
+
+static int login_pick_once(int topfd, bool v2, int mydepth, struct hj_target *t)
+{
+	struct subtree *s;
+	struct found_init *in;
+	pid_t *procs = NULL;
+	size_t which = 0, np;
+	long long mnt;
+	int r, fd;
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->mydepth = mydepth;
+	s->v2 = v2;
+	r = hj_fdinfo_field(topfd, "mnt_id", &mnt);
+	if (!r) {
+		s->mnt_id = (unsigned long long)mnt;
+		r = scan_subtree(s, topfd, 0);
+	}
+	if (!r && !s->populated)
+		r = -ESRCH;
+	else if (!r && !s->ninits)
+		r = -EXDEV; /* live tasks, none of them a container's init */
+	if (!r)
+		r = outermost(s, &which);
+	if (r)
+		goto out;
+	in = &s->inits[which];
+	r = pin(in->pid, in->start, t);
+	if (r)
+		goto out;
+	/* not a container unless both mount and pid namespaces differ */
+	r = hj_ns_differ(t->pid, &t->ns_differ);
+	if (!r &&
+	    (t->ns_differ & (HJ_NS_MNT | HJ_NS_PID)) != (HJ_NS_MNT | HJ_NS_PID))
+		r = -EXDEV;
+	/* still a member of the cgroup it was found in, now it is pinned? */
+	if (!r) {
+		fd = openat(in->dirfd, "cgroup.procs",
+			    O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		r = fd < 0 ? -errno : member_list(fd, &procs, &np);
+		if (fd >= 0)
+			close(fd);
+		if (!r && !listed(procs, np, t->pid))
+			r = -EAGAIN;
+		free(procs);
+	}
+	if (!r)
+		r = hj_pidfd_alive(t->pidfd);
+	if (!r) {
+		char link[64];
+		ssize_t l;
+
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", in->dirfd);
+		l = readlink(link, t->cgroup, sizeof(t->cgroup) - 1);
+		t->cgroup[l > 0 ? l : 0] = '\0';
+		t->pick = HJ_PICK_INIT;
+	} else {
+		hj_target_release(t);
+	}
+out:
+	subtree_release(s);
+	free(s);
+	return r;
+}
+
+/*
+ * The container init in the subtree of the cgroup directory @dirfd (an
+ * O_PATH fd on a cgroup hierarchy).  0 with @t pinned, -ESRCH when the
+ * subtree holds no live task, -EXDEV when it holds live tasks but no
+ * container, -ENOTUNIQ when it holds two containers, -E2BIG past the
+ * bounds.
+ */
+int hj_target_from_cgroup_tree(int dirfd, struct hj_target *t)
+{
+	struct statfs sfs;
+	int mydepth, tries, r = -ESRCH;
+
+	hj_target_init(t);
+	if (fstatfs(dirfd, &sfs))
+		return -errno;
+	if (sfs.f_type != CGROUP2_SUPER_MAGIC &&
+	    sfs.f_type != CGROUP_SUPER_MAGIC)
+		return -EBADF;
+	mydepth = my_pidns_depth();
+	if (mydepth < 0)
+		return mydepth;
+	for (tries = 0; tries < PICK_RETRIES; tries++) {
+		r = login_pick_once(dirfd, sfs.f_type == CGROUP2_SUPER_MAGIC,
+				    mydepth, t);
+		/* the init died or moved between the scan and the pin */
+		if (r != -EAGAIN && !(r == -ESRCH && !tries))
+			break;
+	}
+	return r == -EAGAIN ? -ESRCH : r;
 }

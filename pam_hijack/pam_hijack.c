@@ -3,7 +3,9 @@
  * pam_hijack: apply hijack.conf at login.
  *
  * account: a user mapped to a container may log in only while the
- * container has a live task (unless the rule says stopped=host).
+ * container's init runs (unless its cgroup is gone and the rule says
+ * stopped=host): never into a cgroup that holds only host processes or
+ * two containers.
  * session: resolve again, export the mapping for hijack-shell (which
  * never trusts it) and write the VIRT_CONTROL audit record, as root and
  * before any namespace is entered.
@@ -71,6 +73,12 @@ static const char *target_error(int e)
 		return "no running task";
 	case -ENOENT:
 		return "no such cgroup";
+	case -EXDEV:
+		return "no container in the cgroup, only host processes";
+	case -ENOTUNIQ:
+		return "two containers in the cgroup";
+	case -E2BIG:
+		return "the cgroup's subtree is too large to search";
 	default:
 		return strerror(-e);
 	}
@@ -256,7 +264,8 @@ static int check_container(pam_handle_t *pamh, const struct options *o,
 		return refuse;
 	}
 	*vm_pid = -1;
-	if (m->on_stopped == HJ_STOPPED_HOST) {
+	/* only a cgroup that does not exist is a stopped container */
+	if (e == -ENOENT && m->on_stopped == HJ_STOPPED_HOST) {
 		pam_syslog(pamh, LOG_NOTICE,
 			   "container %s (cgroup %s) is not running (%s): %s "
 			   "stays on the host (stopped=host, rule %u)",
@@ -268,8 +277,23 @@ static int check_container(pam_handle_t *pamh, const struct options *o,
 		   "cannot enter container %s (cgroup %s): %s; refusing %s "
 		   "(rule %u)",
 		   m->name, m->cgroup, target_error(e), pw->pw_name, m->line);
-	tell(pamh, o, PAM_ERROR_MSG, "container %s is not running", m->name);
-	audit(pamh, "deny", m, pw, -1, "not-running", false);
+	if (e == -EXDEV) {
+		tell(pamh, o, PAM_ERROR_MSG,
+		     "container %s: its cgroup holds no container", m->name);
+		audit(pamh, "deny", m, pw, -1, "not-a-container", false);
+	} else if (e == -ENOTUNIQ) {
+		tell(pamh, o, PAM_ERROR_MSG,
+		     "container %s: its cgroup holds two containers", m->name);
+		audit(pamh, "deny", m, pw, -1, "ambiguous", false);
+	} else if (e == -ENOENT || e == -ESRCH) {
+		tell(pamh, o, PAM_ERROR_MSG, "container %s is not running",
+		     m->name);
+		audit(pamh, "deny", m, pw, -1, "not-running", false);
+	} else {
+		tell(pamh, o, PAM_ERROR_MSG, "cannot enter container %s",
+		     m->name);
+		audit(pamh, "deny", m, pw, -1, "target", false);
+	}
 	return refuse;
 }
 

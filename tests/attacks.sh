@@ -254,6 +254,92 @@ is "hijack-shell refuses unknown arguments (no --target, no -c - games)" \
 out=$(as $A -- --check $B 2>&1); rc=$?
 isnt "a user may not run --check for another user" "$rc" 0
 
+# -- 28-34: never the host by accident: only a container's init is entered,
+# found anywhere in the rule's subtree; stopped=host only for a missing cgroup
+cg_create hostonly
+( for h in $(hj_hierarchies); do echo "$BASHPID" > "$(cg_path "$h" hostonly)/cgroup.procs"; done
+  exec sleep 1000000 ) </dev/null >/dev/null 2>&1 &
+HJ_PIDS+=("$!")
+sleep 0.2
+write_conf "$A	$HJ_RUN/hostonly	stopped=host"
+out=$(as $A -- -c hostname 2>&1); rc=$?
+isnt "a cgroup holding only a host process (stopped=host) refuses the login" "$rc" 0
+is "... and never lands on the host" "$(grep -c "^$(hostname)$" <<<"$out")" 0
+# systemd in a container moves itself into init.scope; crun uses <scope>/container
+ct_start sysd sysd "$R2" || { echo "Bail out! sysd"; exit 1; }
+IS=$CT_INIT
+cg_create sysd/init.scope
+for h in $(hj_hierarchies); do echo "$IS" > "$(cg_path "$h" sysd/init.scope)/cgroup.procs"; done
+write_conf "$A	$HJ_RUN/sysd	stopped=host"
+is "an init in a child cgroup (init.scope) is found: the container is running" \
+	"$(as $A -- -c hostname 2>/dev/null)" sysd
+# two containers in one subtree: which one?  refused
+ct_start pair/a paira "$R2" || { echo "Bail out! pair/a"; exit 1; }
+ct_start pair/b pairb "$R2" || { echo "Bail out! pair/b"; exit 1; }
+write_conf "$A	$HJ_RUN/pair	stopped=host"
+out=$(as $A -- -c hostname 2>&1); rc=$?
+isnt "two containers in the rule's subtree refuse the login" "$rc" 0
+is "... nor the host" "$(grep -cE "^($(hostname)|paira|pairb)$" <<<"$out")" 0
+# an existing, empty cgroup is not a stopped container
+cg_create emptyx
+write_conf "$A	$HJ_RUN/emptyx	stopped=host"
+out=$(as $A -- -c hostname 2>&1); rc=$?
+like "an empty existing cgroup (stopped=host) refuses the login" "rc=$rc $out" "^rc=1 .*not running"
+is "... and never lands on the host" "$(grep -c "^$(hostname)$" <<<"$out")" 0
+
+# -- 33-38: the group database fails (an LDAP or sssd timeout): refuse, never
+# skip the group rule.  A real NSS module that answers UNAVAIL/ETIMEDOUT for
+# groups, found through an ld.so.cache and nsswitch.conf of this mount
+# namespace only.
+mkdir -p "$D/nss"
+cat > "$D/nss/hjfail.c" <<'EOF2'
+#include <errno.h>
+#include <grp.h>
+#include <nss.h>
+#include <stddef.h>
+#include <sys/types.h>
+#define FAIL { *errnop = ETIMEDOUT; return NSS_STATUS_UNAVAIL; }
+enum nss_status _nss_hjfail_getgrnam_r(const char *n, struct group *g,
+	char *b, size_t l, int *errnop) FAIL
+enum nss_status _nss_hjfail_getgrgid_r(gid_t gid, struct group *g,
+	char *b, size_t l, int *errnop) FAIL
+enum nss_status _nss_hjfail_initgroups_dyn(const char *u, gid_t gid,
+	long *start, long *size, gid_t **groups, long limit, int *errnop) FAIL
+enum nss_status _nss_hjfail_setgrent(int stay) { return NSS_STATUS_UNAVAIL; }
+enum nss_status _nss_hjfail_getgrent_r(struct group *g, char *b, size_t l,
+	int *errnop) FAIL
+EOF2
+gcc -shared -fPIC -o "$D/nss/libnss_hjfail.so.2" "$D/nss/hjfail.c"
+{ echo "include /etc/ld.so.conf.d/*.conf"; echo "$D/nss"; } > "$D/nss/ld.so.conf"
+ldconfig -X -C "$D/nss/ld.so.cache" -f "$D/nss/ld.so.conf"
+sed 's/^group:.*/group: files hjfail/' /etc/nsswitch.conf > "$D/nss/nsswitch.conf"
+chmod 644 "$D/nss/"*
+mount --bind "$D/nss/ld.so.cache" /etc/ld.so.cache
+mount --bind "$D/nss/nsswitch.conf" /etc/nsswitch.conf
+HJ_CLEANUP=("umount /etc/nsswitch.conf; umount /etc/ld.so.cache" "${HJ_CLEANUP[@]}")
+write_conf "@hjtnss$id	$HJ_RUN/sysd" "*	-"
+out=$(as $A -- -c hostname 2>&1); rc=$?
+isnt "a group rule whose lookup fails refuses the login (no fall through to '* -')" "$rc" 0
+is "... never the host" "$(grep -c "^$(hostname)$" <<<"$out")" 0
+like "... and says which group could not be looked up" "$out" "$CONF:1: cannot look up group hjtnss$id: Connection timed out"
+# pam_hijack, through a real PAM stack
+SVCN=hjtest-nss-$$
+printf 'account required %s conf=%s\naccount required pam_permit.so\n' "$MODULE" "$CONF" > "/etc/pam.d/$SVCN"
+HJ_CLEANUP+=("rm -f /etc/pam.d/$SVCN")
+if command -v pamtester >/dev/null; then
+	pamtester "$SVCN" "$A" acct_mgmt >/dev/null 2>&1; rc=$?
+	isnt "pam_hijack refuses the account when the group lookup fails" "$rc" 0
+	write_conf "@$G	$HJ_RUN/sysd" "*	-"
+	pamtester "$SVCN" "$B" acct_mgmt >/dev/null 2>&1; rc=$?
+	is "... a group the files database answers for still works" "$rc" 0
+else
+	skip "pam_hijack refuses the account when the group lookup fails" "no pamtester"
+	skip "... a group the files database answers for still works" "no pamtester"
+fi
+write_conf "@$G	$HJ_RUN/sysd" "*	-"
+is "hijack-shell: a group from files still enters its container" "$(as $B -- -c hostname 2>/dev/null)" sysd
+umount /etc/nsswitch.conf; umount /etc/ld.so.cache; HJ_CLEANUP=("${HJ_CLEANUP[@]:1}")
+
 # == issue #13: a session is a process of the container, never more ==
 
 # -- TIOCSTI: sti.sh REDIRECT runs a session that pushes a command line

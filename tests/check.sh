@@ -80,7 +80,9 @@ rules "$A	$HJ_RUN/stopped	name=web9 stopped=host"
 chk "container stopped, stopped=host" 1 "^PROBLEM: container web9 is not running \(no such cgroup\): logins are routed to the host"
 cg_create empty
 rules "$A	$HJ_RUN/empty	name=web8"
-chk "empty cgroup" 1 "^PROBLEM: container web8 is not running \(no live task\): logins are refused"
+chk "empty cgroup" 1 "^PROBLEM: container web8 is not running \(no live task in cgroup $HJ_RUN/empty\): logins are refused"
+rules "$A	$HJ_RUN/empty	name=web8 stopped=host"
+chk "empty cgroup, stopped=host: refused, not the host" 1 "^PROBLEM: container web8 is not running \(no live task in cgroup $HJ_RUN/empty\): logins are refused"
 
 if [ -n "$V2" ] && [ -e "$(cg_path "$V2" web1)/cgroup.freeze" ]; then
 	rules "$A	$CG	name=web1"
@@ -99,8 +101,20 @@ cg_create hostonly
 HJ_PIDS+=("$!")
 sleep 0.2
 rules "$A	$HJ_RUN/hostonly	name=fake"
-chk "a host cgroup, not a container" 1 "^PROBLEM: the target shares every namespace with the host"
-like "a host cgroup: namespaces line" "$("$HS" --check "$A")" "^namespaces: NONE differ"
+chk "a host cgroup, not a container" 1 "^PROBLEM: cgroup $HJ_RUN/hostonly holds no container: only host processes: logins are refused"
+rules "$A	$HJ_RUN/hostonly	name=fake stopped=host"
+chk "a host cgroup, stopped=host: refused, not the host" 1 "^PROBLEM: cgroup $HJ_RUN/hostonly holds no container: only host processes: logins are refused"
+
+# the init in a child cgroup (systemd's init.scope): named with its cgroup
+ct_start sysd/x sysd || { echo "Bail out! no container"; exit 1; }
+SI=$CT_INIT
+cg_create sysd/init.scope
+for h in $(hj_hierarchies); do echo "$SI" > "$(cg_path "$h" sysd/init.scope)/cgroup.procs"; done
+rules "$A	$HJ_RUN/sysd	name=sysd stopped=host"
+chk "an init in a child cgroup" 0 "^RESULT: ok$"
+like "... names the init's cgroup" "$("$HS" --check "$A")" "^task: +pid $SI \(container init\) in /.*/$HJ_RUN/sysd/init\.scope$"
+ct_start sysd/y sysd2 || { echo "Bail out! no container"; exit 1; }
+chk "two containers in the subtree" 1 "^PROBLEM: cgroup $HJ_RUN/sysd holds two containers: logins are refused"
 
 rules "$A	$CG	name=web1"
 usermod -s /bin/sh "$A"

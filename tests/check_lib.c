@@ -284,7 +284,8 @@ static void rmdir_retry(const char *path)
 {
 	int i;
 
-	for (i = 0; i < 100 && rmdir(path) && errno == EBUSY; i++)
+	/* a killed task leaves its cgroup once reaped, by whoever reaps it */
+	for (i = 0; i < 500 && rmdir(path) && errno == EBUSY; i++)
 		usleep(10000);
 }
 
@@ -599,6 +600,255 @@ START_TEST(pidfd_target)
 }
 END_TEST
 
+/* Move @pid into the cgroup directory @dir. */
+static void move_to(const char *dir, pid_t pid)
+{
+	char path[PATH_MAX + 32], buf[16];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	ck_assert_msg(fd >= 0, "%s: %s", path, strerror(errno));
+	snprintf(buf, sizeof(buf), "%d\n", (int)pid);
+	ck_assert_int_eq(write(fd, buf, strlen(buf)), (ssize_t)strlen(buf));
+	close(fd);
+}
+
+/* The first child of @pid, waited for. */
+static pid_t first_child(pid_t pid)
+{
+	char path[64], buf[64];
+	int i, fd;
+	ssize_t l;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid,
+		 (int)pid);
+	for (i = 0; i < 200; i++) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		ck_assert_int_ge(fd, 0);
+		l = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (l > 0) {
+			buf[l] = '\0';
+			return atoi(buf);
+		}
+		usleep(10000);
+	}
+	ck_abort_msg("no child of %d", (int)pid);
+	return -1;
+}
+
+/*
+ * A container as runtimes make one: a helper that unshares @flags (pid
+ * namespace at least) and stays on the host, and its child, pid 1 of the
+ * new pid namespace.  With @nest the init starts a container of its own
+ * (a nested pid namespace).  Returns the init; the helper in *helper.
+ */
+static pid_t start_container(int flags, bool nest, pid_t *helper)
+{
+	pid_t pid, init = 0;
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		pid_t c;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (unshare(flags))
+			_exit(1);
+		if ((flags & CLONE_NEWNS) &&
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+			_exit(1);
+		c = fork();
+		if (c == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (nest && !unshare(CLONE_NEWPID) && fork() == 0)
+				pause();
+			pause();
+			_exit(0);
+		}
+		if (write(p[1], &c, sizeof(c)) != sizeof(c))
+			_exit(1);
+		waitpid(c, NULL, 0);
+		_exit(0);
+	}
+	close(p[1]);
+	ck_assert_int_eq(read(p[0], &init, sizeof(init)), sizeof(init));
+	close(p[0]);
+	*helper = pid;
+	if (nest)
+		first_child(init);
+	return init;
+}
+
+/* The helper reaps the init, then exits: both gone on return. */
+static void stop(pid_t helper, pid_t init)
+{
+	int i;
+
+	kill(init, SIGKILL);
+	waitpid(helper, NULL, 0);
+	for (i = 0; i < 500 && !kill(init, 0); i++)
+		usleep(10000);
+}
+
+/*
+ * The login path on one hierarchy: the init anywhere in the subtree (as
+ * in crun's <scope>/container or systemd's init.scope), host processes
+ * never, two containers refused, only a missing cgroup is "stopped".
+ */
+static void tree_case(bool v2)
+{
+	char name[64], dir[PATH_MAX + 64], sub[PATH_MAX + 96],
+		sub2[PATH_MAX + 96], deep[PATH_MAX + 128];
+	struct hj_hierarchy *h;
+	struct hj_target t;
+	pid_t host, helper, init, helper2, init2, inner;
+	size_t nh;
+	int i;
+
+	if (geteuid() != 0)
+		return;
+	h = hierarchies(&nh);
+	snprintf(name, sizeof(name), "hj-tree-%d-%d", (int)getpid(), v2);
+	i = writable_hierarchy(h, nh, v2, name);
+	if (i < 0) {
+		free(h);
+		return;
+	}
+	snprintf(dir, sizeof(dir), "%s/%s", h[i].mnt, name);
+	snprintf(sub, sizeof(sub), "%s/init.scope", dir);
+	snprintf(sub2, sizeof(sub2), "%s/other", dir);
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	ck_assert_int_eq(mkdir(sub2, 0755), 0);
+	if (!v2) {
+		/* a spec without controller must find the v1 directory */
+		char v2dir[PATH_MAX + 64];
+		size_t j;
+
+		for (j = 0; j < nh; j++) {
+			snprintf(v2dir, sizeof(v2dir), "%s/%s", h[j].mnt, name);
+			ck_assert(!h[j].v2 || access(v2dir, F_OK));
+		}
+	}
+
+	/* an existing, empty cgroup: not running, but not "stopped" */
+	ck_assert_int_eq(hj_target_from_cgroup_spec(name, &t), -ESRCH);
+
+	/* a host process alone in the cgroup is no container */
+	host = start_sleeper();
+	move_to(dir, host);
+	ck_assert_int_eq(hj_target_from_cgroup_spec(name, &t), -EXDEV);
+	ck_assert_int_eq(t.pidfd, -1);
+
+	/* the init in a child cgroup, a host process in the top one */
+	init = start_container(CLONE_NEWPID | CLONE_NEWNS, false, &helper);
+	move_to(sub, init);
+	ck_assert_int_eq(hj_target_from_cgroup_spec(name, &t), 0);
+	ck_assert_int_eq(t.pid, init);
+	ck_assert_int_eq(t.pick, HJ_PICK_INIT);
+	ck_assert_str_eq(t.cgroup, sub);
+	ck_assert(t.ns_differ & HJ_NS_MNT);
+	ck_assert(t.ns_differ & HJ_NS_PID);
+	hj_target_release(&t);
+	/* a leading '/' is the same cgroup */
+	snprintf(deep, sizeof(deep), "/%s", name);
+	ck_assert_int_eq(hj_target_from_cgroup_spec(deep, &t), 0);
+	ck_assert_int_eq(t.pid, init);
+	hj_target_release(&t);
+
+	/* a second container in the subtree: which one? refused */
+	init2 = start_container(CLONE_NEWPID | CLONE_NEWNS, false, &helper2);
+	move_to(sub2, init2);
+	ck_assert_int_eq(hj_target_from_cgroup_spec(name, &t), -ENOTUNIQ);
+	ck_assert_int_eq(t.pidfd, -1);
+	stop(helper2, init2);
+
+	/* a pid namespace without a mount namespace of its own: the host */
+	init2 = start_container(CLONE_NEWPID, false, &helper2);
+	stop(helper, init);
+	move_to(sub2, init2);
+	ck_assert_int_eq(hj_target_from_cgroup_spec(name, &t), -EXDEV);
+	stop(helper2, init2);
+
+	/* a container nested in the container is the container's own */
+	init = start_container(CLONE_NEWPID | CLONE_NEWNS, true, &helper);
+	inner = first_child(init);
+	move_to(sub, init);
+	snprintf(deep, sizeof(deep), "%s/inner", sub2);
+	ck_assert_int_eq(mkdir(deep, 0755), 0);
+	move_to(deep, inner);
+	ck_assert_int_eq(hj_target_from_cgroup_spec(name, &t), 0);
+	ck_assert_int_eq(t.pid, init);
+	hj_target_release(&t);
+	stop(helper, init);
+
+	/* the container gone, the host process left: still no host */
+	ck_assert_int_eq(hj_target_from_cgroup_spec(name, &t), -EXDEV);
+	kill(host, SIGKILL);
+	waitpid(host, NULL, 0);
+	ck_assert_int_eq(hj_target_from_cgroup_spec(name, &t), -ESRCH);
+	rmdir_retry(deep);
+	rmdir_retry(sub2);
+	rmdir_retry(sub);
+	rmdir_retry(dir);
+	/* only a cgroup that does not exist is a stopped container */
+	ck_assert_int_eq(hj_target_from_cgroup_spec(name, &t), -ENOENT);
+	free(h);
+}
+
+START_TEST(spec_tree_v2)
+{
+	tree_case(true);
+}
+END_TEST
+
+START_TEST(spec_tree_v1)
+{
+	tree_case(false);
+}
+END_TEST
+
+/* A subtree deeper than the search's bound is refused, not half read. */
+START_TEST(spec_tree_bounded)
+{
+	char name[64], dir[PATH_MAX + 512];
+	struct hj_hierarchy *h;
+	struct hj_target t;
+	pid_t helper, init;
+	size_t nh, len;
+	int i, d;
+
+	if (geteuid() != 0)
+		return;
+	h = hierarchies(&nh);
+	snprintf(name, sizeof(name), "hj-deep-%d", (int)getpid());
+	i = writable_hierarchy(h, nh, true, name);
+	if (i < 0)
+		i = writable_hierarchy(h, nh, false, name);
+	ck_assert_int_ge(i, 0);
+	snprintf(dir, sizeof(dir), "%s/%s", h[i].mnt, name);
+	for (d = 0; d < 20; d++) {
+		len = strlen(dir);
+		snprintf(dir + len, sizeof(dir) - len, "/d");
+		ck_assert_int_eq(mkdir(dir, 0755), 0);
+	}
+	/* deepest: cgroup2 skips the subtrees that are not populated */
+	init = start_container(CLONE_NEWPID | CLONE_NEWNS, false, &helper);
+	move_to(dir, init);
+	ck_assert_int_eq(hj_target_from_cgroup_spec(name, &t), -E2BIG);
+	ck_assert_int_eq(t.pidfd, -1);
+	stop(helper, init);
+	for (d = 0; d <= 20; d++) {
+		rmdir_retry(dir);
+		*strrchr(dir, '/') = '\0';
+	}
+	free(h);
+}
+END_TEST
+
 /*
  * A cgroup that exists on cgroup2 but holds its tasks on a v1 hierarchy
  * (hybrid machines, v1-only runtimes): the spec falls back to v1.
@@ -611,7 +861,7 @@ START_TEST(spec_falls_back_to_v1)
 	struct hj_target t;
 	size_t nh;
 	int i1, i2, fd, status;
-	pid_t pid;
+	pid_t pid, helper;
 
 	h = hierarchies(&nh);
 	snprintf(name, sizeof(name), "hj-fallback-%d", (int)getpid());
@@ -626,7 +876,7 @@ START_TEST(spec_falls_back_to_v1)
 	snprintf(v1dir, sizeof(v1dir), "%s/%s", h[i1].mnt, name);
 	ck_assert_int_eq(hj_target_from_cgroup_spec(name, &t), -ESRCH);
 
-	pid = start_sleeper();
+	pid = start_container(CLONE_NEWPID | CLONE_NEWNS, false, &helper);
 	snprintf(procs, sizeof(procs), "%s/cgroup.procs", v1dir);
 	fd = open(procs, O_WRONLY | O_CLOEXEC);
 	ck_assert_int_ge(fd, 0);
@@ -645,8 +895,8 @@ START_TEST(spec_falls_back_to_v1)
 	ck_assert_int_eq(t.pid, pid);
 	hj_target_release(&t);
 
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
+	stop(helper, pid);
+	(void)status;
 	ck_assert_int_eq(hj_target_from_cgroup_spec(name, &t), -ESRCH);
 	ck_assert_int_eq(t.pidfd, -1);
 	rmdir_retry(v1dir);
@@ -1012,6 +1262,9 @@ static Suite *lib_suite(void)
 	tcase_add_test(target, confinement_strict_refused);
 	tcase_add_test(target, confinement_traced_is_busy);
 	tcase_add_test(target, confinement_of_unconfined);
+	tcase_add_test(target, spec_tree_v2);
+	tcase_add_test(target, spec_tree_v1);
+	tcase_add_test(target, spec_tree_bounded);
 	suite_add_tcase(s, target);
 	return s;
 }

@@ -39,7 +39,8 @@
 
 static char dir[] = "/tmp/hjt-pam-XXXXXX";
 static char u_mapped[32], u_group[32], u_stopped[32], u_host[32], grp[32];
-static char ctr[64], gone[64], empty[64];
+static char u_xhost[32], u_xempty[32];
+static char ctr[64], gone[64], empty[64], hostonly[64];
 static pid_t ctr_pid = -1;
 static char said[4096]; /* what the module told the user */
 static int logfd = -1; /* our /dev/log, when there was none */
@@ -285,6 +286,44 @@ START_TEST(test_stopped_host)
 }
 END_TEST
 
+/*
+ * stopped=host acts only on a cgroup that does not exist: a cgroup that
+ * holds only a host process (one the user moved into a delegated cgroup)
+ * and an empty one are refused, never sent to the host.
+ */
+START_TEST(test_stopped_host_only_when_gone)
+{
+	char want[256];
+	struct outcome o;
+
+	login("hjt-ok", u_xhost, &o);
+	ck_assert_int_eq(o.acct, PAM_PERM_DENIED);
+	ck_assert_int_eq(o.open, PAM_SESSION_ERR);
+	ck_assert_str_eq(o.container, "(unset)");
+	snprintf(want, sizeof(want),
+		 "error: container %s: its cgroup holds no container\n"
+		 "error: container %s: its cgroup holds no container\n",
+		 hostonly, hostonly);
+	ck_assert_str_eq(said, want);
+	ck_logged("pam_hijack(hjt-ok:account): cannot enter container %s "
+		  "(cgroup %s): no container in the cgroup, only host "
+		  "processes; refusing %s (rule 8)",
+		  hostonly, hostonly, u_xhost);
+	ck_assert_msg(logfd < 0 || !strstr(logged, "stays on the host"),
+		      "sent to the host:\n%s", logged);
+
+	login("hjt-ok", u_xempty, &o);
+	ck_assert_int_eq(o.acct, PAM_PERM_DENIED);
+	ck_assert_int_eq(o.open, PAM_SESSION_ERR);
+	ck_assert_str_eq(o.container, "(unset)");
+	ck_logged("pam_hijack(hjt-ok:account): cannot enter container %s "
+		  "(cgroup %s): no running task; refusing %s (rule 9)",
+		  empty, empty, u_xempty);
+	ck_assert_msg(logfd < 0 || !strstr(logged, "stays on the host"),
+		      "sent to the host:\n%s", logged);
+}
+END_TEST
+
 START_TEST(test_unmapped)
 {
 	struct outcome o;
@@ -498,8 +537,13 @@ static void log_close(void)
 
 static void cleanup(void)
 {
-	run("%s del %s %s %s %s %s", USERS_SH, u_mapped, u_group, u_stopped,
-	    u_host, grp);
+	run("%s del %s %s %s %s %s %s %s", USERS_SH, u_mapped, u_group,
+	    u_stopped, u_host, u_xhost, u_xempty, grp);
+	/* container.sh stop kills the members it sees, then removes */
+	if (hostonly[0])
+		run("kill -KILL $(cat \"$(%s hierarchies | head -n 1)/%s/"
+		    "cgroup.procs\") 2>/dev/null; sleep 0.2; %s stop %s",
+		    CONTAINER_SH, hostonly, CONTAINER_SH, hostonly);
 	if (ctr[0])
 		run("%s stop %s %d", CONTAINER_SH, ctr, (int)ctr_pid);
 	if (empty[0])
@@ -518,6 +562,9 @@ static int setup(void)
 	snprintf(u_stopped, sizeof(u_stopped), "hjts%d", p);
 	snprintf(u_host, sizeof(u_host), "hjth%d", p);
 	snprintf(grp, sizeof(grp), "hjtgrp%d", p);
+	snprintf(u_xhost, sizeof(u_xhost), "hjtx%d", p);
+	snprintf(u_xempty, sizeof(u_xempty), "hjte%d", p);
+	snprintf(hostonly, sizeof(hostonly), "hjtest-%d-hostonly", p);
 	snprintf(gone, sizeof(gone), "hjtest-%d-gone", p);
 	snprintf(empty, sizeof(empty), "hjtest-%d-empty", p);
 	if (!mkdtemp(dir))
@@ -526,8 +573,24 @@ static int setup(void)
 		"%s useradd %s -M -N -g users -G %s && "
 		"%s useradd %s -M -N -g users && %s useradd %s -M -N -g users",
 		USERS_SH, grp, USERS_SH, u_mapped, USERS_SH, u_group, grp,
-		USERS_SH, u_stopped, USERS_SH, u_host))
+		USERS_SH, u_stopped, USERS_SH, u_host) ||
+	    run("%s useradd %s -M -N -g users && %s useradd %s -M -N -g users",
+		USERS_SH, u_xhost, USERS_SH, u_xempty))
 		return -1;
+	/* a host process alone in a cgroup of its own */
+	if (run("%s create %s", CONTAINER_SH, hostonly)) {
+		hostonly[0] = '\0';
+		return -1;
+	}
+	if (run("setsid sh -c 'for h in $(%s hierarchies); do "
+		"echo $$ >\"$h/%s/cgroup.procs\"; done; exec sleep 1000000' "
+		"</dev/null >/dev/null 2>&1 & "
+		"until grep -q . \"$(%s hierarchies | head -n 1)/%s/cgroup.procs\"; "
+		"do sleep 0.05; done",
+		CONTAINER_SH, hostonly, CONTAINER_SH, hostonly)) {
+		hostonly[0] = '\0';
+		return -1;
+	}
 
 	if (run("%s create %s", CONTAINER_SH, empty)) {
 		empty[0] = '\0';
@@ -552,9 +615,11 @@ static int setup(void)
 		       "%s %s stopped=host\n"
 		       "bin -\n"
 		       "@%s %s name=grpweb\n"
-		       "60000-60010 hjtest-%d-never\n",
+		       "60000-60010 hjtest-%d-never\n"
+		       "%s %s stopped=host\n"
+		       "%s %s stopped=host\n",
 		       u_mapped, ctr, u_stopped, empty, u_host, gone, grp, ctr,
-		       p) ||
+		       p, u_xhost, hostonly, u_xempty, empty) ||
 	    write_file("broken.conf", 0644, "%s %s shel=/bin/sh\n", u_mapped,
 		       ctr) ||
 	    write_file("insecure.conf", 0666, "%s %s\n", u_mapped, ctr) ||
@@ -639,6 +704,7 @@ static Suite *pam_suite(void)
 	tcase_add_test(tc, test_stopped);
 	tcase_add_test(tc, test_silent);
 	tcase_add_test(tc, test_stopped_host);
+	tcase_add_test(tc, test_stopped_host_only_when_gone);
 	tcase_add_test(tc, test_unmapped);
 	tcase_add_test(tc, test_host_rule);
 	tcase_add_test(tc, test_unknown_user);
