@@ -12,7 +12,7 @@ require_tools sshd ssh scp sftp rsync auditctl ausearch python3 setcap
 D=$HJ_TMP/ssh
 mkdir -p "$D"
 id=$$
-U1=hjt1$id U2=hjt2$id U3=hjt3$id U4=hjt4$id U5=hjt5$id G=hjtg$id
+U1=hjt1$id U2=hjt2$id U3=hjt3$id U4=hjt4$id U5=hjt5$id U6=hjtc$id G=hjtg$id
 
 hj_shell_install "$D"
 hj_conf_take
@@ -44,13 +44,14 @@ mkroot() { # DIR HOSTNAME
 }
 U="$top_srcdir/tests/users.sh"
 "$U" groupadd "$G" >/dev/null
-HJ_CLEANUP+=("'$U' del $U1 $U2 $U3 $U4 $U5 $G >/dev/null 2>&1")
+HJ_CLEANUP+=("'$U' del $U1 $U2 $U3 $U4 $U5 $U6 $G >/dev/null 2>&1")
 "$U" useradd "$U1" -M -s "$HS" >/dev/null
 "$U" useradd "$U2" -M -s "$HS" -G "$G" >/dev/null
 "$U" useradd "$U3" -M -s /bin/bash -d "$D/home3" >/dev/null
 "$U" useradd "$U4" -M -s "$HS" >/dev/null
 "$U" useradd "$U5" -M -s "$HS" >/dev/null
-for u in $U1 $U2 $U3 $U4 $U5; do
+"$U" useradd "$U6" -M -s "$HS" >/dev/null
+for u in $U1 $U2 $U3 $U4 $U5 $U6; do
 	usermod -p '*' -d "$D/home-$u" "$u"
 	mkdir -p "$D/home-$u"
 done
@@ -61,19 +62,25 @@ I1=$CT_INIT
 ct_start web2 web2 "$HJ_TMP/r2" || { echo "Bail out! container web2"; exit 1; }
 I2=$CT_INIT
 cg_create stopped
+# a cgroup that holds only a host process (one a user moved there)
+cg_create hostonly
+( for h in $(hj_hierarchies); do echo "$BASHPID" > "$(cg_path "$h" hostonly)/cgroup.procs"; done
+  exec sleep 1000000 ) </dev/null >/dev/null 2>&1 &
+HJ_PIDS+=("$!")
 
 cat > "$CONF" <<EOF
 # e2e-ssh.sh
 $U1	$HJ_RUN/web1
 @$G	$HJ_RUN/web2
 $U5	$HJ_RUN/stopped	name=stopped1
+$U6	$HJ_RUN/hostonly	name=hostonly1	stopped=host
 EOF
 chmod 644 "$CONF"
 
 # -- a private sshd: its own PAM service through the argv[0] name
 SSHD_EXTRA="PermitUserEnvironment yes
 AcceptEnv HIJACK_* LD_* LANG"
-sshd_start "$D" $U1 $U2 $U3 $U4 $U5
+sshd_start "$D" $U1 $U2 $U3 $U4 $U5 $U6
 
 # -- ssh host cmd
 is "ssh cmd: hostname is the container's" "$(s $U1 hostname)" web1
@@ -191,6 +198,10 @@ out=$(s $U5 hostname 2>&1)
 rc=$?
 isnt "user of a stopped container is refused" "$rc" 0
 isnt "user of a stopped container never reaches a shell" "$out" "$(hostname)"
+out=$(s $U6 hostname 2>&1)
+rc=$?
+isnt "a cgroup with only a host process (stopped=host): refused" "$rc" 0
+isnt "... never a shell on the host" "$(tail -n1 <<<"$out")" "$(hostname)"
 
 # -- forged environment changes nothing
 out=$(ssh -p "$PORT" "${SSHO[@]}" -o "SetEnv=HIJACK_CGROUP=$HJ_RUN/web2 HIJACK_CONTAINER=evil LD_PRELOAD=/tmp/evil.so LANG=C" \
@@ -203,6 +214,8 @@ sleep 1
 rec=$(ausearch -m VIRT_CONTROL -ts "$TS_DAY" "$TS_TIME" 2>/dev/null)
 like "audit: a start record into web1 with the init's pid" "$rec" "op=start.*vm=\"?web1\"?.*vm-pid=$I1"
 like "audit: a deny record for the stopped container" "$rec" "op=deny.*vm=\"?stopped1\"?"
+like "audit: a deny record for the cgroup of host processes, saying why" "$rec" \
+	"op=deny.*vm=\"?hostonly1\"?.*reason=\"?not-a-container"
 # a caller no rule maps is refused without a record: any local user could
 # run hijack-shell by hand and flood the audit log otherwise
 check "audit: no record for the unmapped hijack-shell user" \
