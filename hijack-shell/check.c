@@ -271,6 +271,49 @@ static void check_pam_stack(const char *service)
 	       path);
 }
 
+/*
+ * What a session would be confined to, read as a login would read it
+ * (the init's filters are copied only with privilege).
+ */
+static void check_confinement(struct hj_target *t, const struct hj_mapping *m,
+			      bool priv)
+{
+	struct hj_confinement c;
+	int r = hj_confinement_read_flags(t, &c,
+					  priv ? 0 : HJ_CONFINE_FILTER_NNP);
+
+	if (r == -EOPNOTSUPP && c.seccomp_mode == 1) {
+		problem("container %s: its init runs in seccomp strict mode: "
+			"logins are refused",
+			m->name);
+		return;
+	}
+	if (r == -EOPNOTSUPP) {
+		problem("container %s: the kernel does not hand out its init's "
+			"seccomp filter: logins are refused",
+			m->name);
+		return;
+	}
+	if (r) {
+		problem("container %s: cannot read its init's confinement: %s",
+			m->name, strerror(-r));
+		return;
+	}
+	printf("confinement: bounding set %016llx, no_new_privs %s, seccomp "
+	       "%s",
+	       c.capbnd, c.no_new_privs ? "yes" : "no",
+	       c.filter_fallback ? "filter not copied (no privilege): "
+				   "no_new_privs instead" :
+	       c.nfilters	 ? "filters copied" :
+				   "none");
+	if (c.nfilters)
+		printf(" (%u)", c.nfilters);
+	if (c.label[0])
+		printf(", %s %s", c.lsm, c.label);
+	putchar('\n');
+	hj_confinement_free(&c);
+}
+
 int shell_check(const char *user, bool priv)
 {
 	struct hj_conf_error cerr = { { 0 }, 0, { 0 } };
@@ -369,6 +412,7 @@ int shell_check(const char *user, bool priv)
 			if (!t.ns_differ)
 				problem("the target shares every namespace "
 					"with the host");
+			check_confinement(&t, &m, priv);
 		}
 		hj_target_release(&t);
 	}

@@ -94,6 +94,21 @@ else
 	skip "frozen container" "no cgroup.freeze"
 fi
 
+# what a session would be confined to: an init confined as docker's are
+out=$("$HS" --check "$A")
+like "an unconfined init: the host's bounding set, nothing else" "$out" \
+	"^confinement: bounding set $(awk '/^CapBnd:/ { print $2 }' /proc/$INIT/status), no_new_privs no, seccomp none$"
+mkdir -p "$D/cbin"; cp "$top_builddir/tests/helpers/hj-confined" "$D/cbin/"
+CT_WRAP="$D/cbin/hj-confined -n -f 2" CT_COMM=sleep ct_start conf1 conf1 ||
+	{ echo "Bail out! conf1"; exit 1; }
+rules "$A	$HJ_RUN/conf1	name=conf1"
+chk "an init with a bounding set, no_new_privs and two filters" 0 \
+	"^confinement: bounding set 00000000a80425fb, no_new_privs yes, seccomp filters copied \(2\)$"
+CT_WRAP="$D/cbin/hj-confined -S" CT_COMM=hj-confined ct_start conf2 conf2 ||
+	{ echo "Bail out! conf2"; exit 1; }
+rules "$A	$HJ_RUN/conf2	name=conf2"
+chk "an init in seccomp strict mode" 1 "^PROBLEM: container conf2: its init runs in seccomp strict mode: logins are refused$"
+
 # a host process in a cgroup of its own: no namespace differs
 cg_create hostonly
 ( for h in $(hj_hierarchies); do echo "$BASHPID" > "$(cg_path "$h" hostonly)/cgroup.procs"; done
