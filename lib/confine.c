@@ -337,7 +337,7 @@ int hj_confinement_read_flags(struct hj_target *t, struct hj_confinement *c,
 {
 	struct hj_proc_sec init, self;
 	char path[64], buf[4096];
-	int r;
+	int r, tries;
 
 	hj_confinement_init(c);
 	if (t->pidfd < 0)
@@ -371,9 +371,20 @@ int hj_confinement_read_flags(struct hj_target *t, struct hj_confinement *c,
 		goto fail;
 	}
 	if (c->seccomp_mode == SECCOMP_MODE_FILTER) {
-		r = copy_filters(t->pid, c);
-		if (r == -EPERM && !hj_target_recheck(t) && t->traced)
-			r = -EBUSY;
+		/*
+		 * A concurrent login may hold the init for its own copy:
+		 * wait for it to let go (hj_target_recheck() waits, and is
+		 * -EBUSY for a tracer that stays), then seize again.
+		 */
+		for (tries = 0;; tries++) {
+			r = copy_filters(t->pid, c);
+			if (r != -EPERM || tries == 3)
+				break;
+			free_filters(c);
+			r = hj_target_recheck(t);
+			if (r)
+				break;
+		}
 		if ((r == -EOPNOTSUPP || r == -EPERM) &&
 		    (flags & HJ_CONFINE_FILTER_NNP)) {
 			free_filters(c);

@@ -68,6 +68,9 @@ enum hj_pick {
 
 #define HJ_CGROUP_PATH_MAX 4096
 
+/* how long a traced target may take to be let go before -EBUSY */
+#define HJ_TRACED_WAIT_MS 1000
+
 struct hj_target {
 	pid_t pid;		/* in the caller's pid namespace */
 	int pidfd;		/* pins the task; -1 when released */

@@ -30,6 +30,7 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hijack.h"
@@ -106,10 +107,16 @@ static int read_starttime(pid_t pid, unsigned long long *starttime)
 	return hj_parse_stat_starttime(buf, len, starttime);
 }
 
-/* Running or sleeping, as the seed's task_available(); not exiting. */
+/*
+ * Running or sleeping, as the seed's task_available(); not exiting.  A
+ * tracing stop ('t') counts: a concurrent login copying the init's
+ * seccomp filters holds it stopped for a moment, and the init is still
+ * the container's (hj_target_recheck() then waits for the tracer to let
+ * go, or answers -EBUSY).
+ */
 static bool live_state(char state)
 {
-	return state == 'R' || state == 'S' || state == 'D';
+	return state == 'R' || state == 'S' || state == 'D' || state == 't';
 }
 
 /* Depth of our own pid namespace, as NSpid counts it. */
@@ -523,13 +530,25 @@ int hj_target_alive(const struct hj_target *t)
 }
 
 /* The last check before entering: alive, the same task, not traced. */
+/*
+ * The last check before entering: alive, the same task, not traced.  A
+ * tracer that lets go within HJ_TRACED_WAIT_MS is waited for: a
+ * concurrent login copying the init's seccomp filters holds it for a few
+ * microseconds (hj_confinement_read()).  One that stays is -EBUSY.
+ */
 int hj_target_recheck(struct hj_target *t)
 {
-	int r = recheck(t);
+	struct timespec pause = { 0, 2 * 1000 * 1000 };
+	int r, waited;
 
-	if (!r && t->traced)
-		r = -EBUSY;
-	return r;
+	for (waited = 0;; waited += 2) {
+		r = recheck(t);
+		if (r || !t->traced)
+			return r;
+		if (waited >= HJ_TRACED_WAIT_MS)
+			return -EBUSY;
+		nanosleep(&pause, NULL);
+	}
 }
 
 /* Opening /proc/PID/mem needs PTRACE_MODE_ATTACH_FSCREDS over PID. */

@@ -486,6 +486,22 @@ for nnp in "" -n; do
 	ct_kill "$I3"
 done
 
+# -- concurrent logins into a container with a seccomp filter: each one
+# copies the filter with ptrace, and none may see the others' hold on the
+# init as "traced" (EBUSY)
+CT_WRAP="/bin/hj-confined -f 1" ct_start web4 web4 "$R3" || { echo "Bail out! web4"; exit 1; }
+I4=$CT_INIT
+write_conf "$B	$HJ_RUN/web4"
+conc=()
+for i in $(seq 20); do as $B -- -c hostname > "$D/conc4.$i" 2>&1 & conc+=($!); done
+wait "${conc[@]}"
+grep -h hijack-shell "$D"/conc4.* | sort | uniq -c | sed "s/^/# /"
+is "20 concurrent logins into a container with a seccomp filter: all in web4" \
+	"$(cat "$D"/conc4.* | sort | uniq -c | awk '{print $1, $2}')" "20 web4"
+is "... and its init is left running, untraced" \
+	"$(awk '/^State:/ { s = $2 } /^TracerPid:/ { t = $2 } END { print s, t }' /proc/$I4/status)" "S 0"
+ct_kill "$I4"
+
 # -- an init whose filter cannot be copied (seccomp strict mode) refuses the
 # login: never a session less confined than the init
 CT_WRAP="/bin/hj-confined -S" CT_COMM=hj-confined ct_start web3s web3 "$R3" ||
