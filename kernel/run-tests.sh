@@ -29,7 +29,13 @@ CACHE=${HIJACK_KERNEL_CACHE:-/var/cache/hijack-kernel}
 JOBS=${HIJACK_KERNEL_JOBS:-2}
 TARBALL=/usr/src/linux-source-6.1.tar.xz
 PKGS="qemu-system-x86 linux-source-6.1 busybox-static build-essential bc
-flex bison libelf-dev libssl-dev cpio xz-utils gzip patch perl"
+flex bison libelf-dev libssl-dev cpio xz-utils gzip patch perl apparmor"
+# The guest has no apparmor_parser: its policy is compiled on the host
+# for this feature set, apparmor 3.0.8's default.  It is a subset of what
+# the guest's /sys/kernel/security/apparmor/features shows (the guest
+# adds policy v9, network_v8's mctp and tcp-fast-open; no unix or userns
+# mediation in either), so the guest loads the policy as is.
+AA_FEATURES=/usr/share/apparmor-features/features
 
 usage() {
 	sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//'
@@ -148,7 +154,11 @@ build_kernel() {
 
 	frags=("$HERE/config/hijack.config")
 	[ "$mode" = debug ] && frags+=("$HERE/config/debug.config")
-	stamp=$( (echo "$SERIES_HASH"; cat "${frags[@]}") | sha256sum | cut -d' ' -f1)
+	# what the image is made of: the source tarball (a new linux-source
+	# package is unpacked again, and make alone would not be asked), the
+	# series, and the fragments
+	stamp=$( (cat "$CACHE/src/.tarball-id"; echo "$SERIES_HASH"
+		cat "${frags[@]}") | sha256sum | cut -d' ' -f1)
 
 	if [ -f "$b/.hijack-stamp" ] && [ -f "$b/arch/x86/boot/bzImage" ] &&
 	   [ "$(cat "$b/.hijack-stamp")" = "$stamp" ]; then
@@ -163,10 +173,16 @@ build_kernel() {
 	(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$b" \
 		"$b/.config" "${frags[@]}" >/dev/null)
 	make -C "$tree" O="$b" -s olddefconfig >/dev/null
-	# Every option asked for must have survived olddefconfig.
-	grep -hE '^CONFIG_[A-Z0-9_]+=y' "${frags[@]}" | while read -r opt; do
-		grep -qx "$opt" "$b/.config" ||
-			die "$opt did not stick in the $mode configuration"
+	# Every option asked for must have survived olddefconfig: =y,
+	# strings and numbers as written, =n and "is not set" as not set.
+	# The last fragment to set an option wins, as in merge_config.sh.
+	sed -nE 's/^(CONFIG_[A-Z0-9_]+)=n$/# \1 is not set/p
+		/^CONFIG_[A-Z0-9_]+=[^n]/p; /^# CONFIG_[A-Z0-9_]+ is not set$/p' \
+		"${frags[@]}" | tac | awk '{ o = $1 == "#" ? $2 : $0
+			sub(/=.*/, "", o) } !seen[o]++' |
+	while read -r opt; do
+		grep -qxF -- "$opt" "$b/.config" ||
+			die "'$opt' did not stick in the $mode configuration"
 	done
 
 	log "building bzImage ($mode), make -j$JOBS"
@@ -211,6 +227,14 @@ build_tests() {
 		-I"$HERE/../lib" -o "$CACHE/hijack-cli/hijack" \
 		"$HERE"/../hijack/{args,hijack}.c "$HERE"/../lib/{cgroup,confine,ns,proc,spawn,target}.c \
 		-lcgroup -lpthread || die "cannot build the hijack command"
+	# a container init confined as docker makes one, and the AppArmor
+	# profile the guest loads and starts one under
+	gcc -static -O2 -Wall -Wextra -Werror -o "$CACHE/hijack-cli/hj-confined" \
+		"$HERE/../tests/helpers/hj-confined.c" || die "cannot build hj-confined"
+	apparmor_parser -Q -S -K -T --features-file "$AA_FEATURES" \
+		"$HERE/tests/apparmor/hijack-test.profile" \
+		>"$CACHE/hijack-cli/hijack-test.aa" ||
+		die "cannot compile the AppArmor profile"
 	cp "$HERE/tests/hijack-cli-guest.sh" "$out/zz-hijack-cli"
 	chmod 755 "$out/zz-hijack-cli"
 }
@@ -227,6 +251,7 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t tmpfs tmpfs /tmp
+mount -t securityfs securityfs /sys/kernel/security
 mount -t tmpfs cgroup /sys/fs/cgroup
 mkdir -p /sys/fs/cgroup/pids /sys/fs/cgroup/unified
 mount -t cgroup -o pids pids /sys/fs/cgroup/pids
@@ -276,7 +301,9 @@ build_initramfs() {
 	mkdir -p "$root/bin" "$root/tests"
 	cp /bin/busybox "$root/bin/busybox"
 	cp "$CACHE"/tests/* "$root/tests/"
-	cp "$CACHE/hijack-cli/hijack" "$root/bin/hijack"
+	cp "$CACHE/hijack-cli/hijack" "$CACHE/hijack-cli/hj-confined" "$root/bin/"
+	mkdir -p "$root/etc/apparmor"
+	cp "$CACHE/hijack-cli/hijack-test.aa" "$root/etc/apparmor/"
 	write_init "$mode" >"$root/init"
 	chmod 755 "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -9) \

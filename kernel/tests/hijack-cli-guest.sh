@@ -73,6 +73,159 @@ for b in native stock; do
 	case $out in *"Bad file descriptor"*) pass "cli-$b-ebadf" ;; *) fail "cli-$b-ebadf" "$out" ;; esac
 done
 
+# Confinement (issue #13): whatever the backend, hijack's command is as
+# confined as the container's init: its bounding set, no_new_privs,
+# seccomp filters and AppArmor label.  Each case has a negative control:
+# with --no-confine the command keeps the caller's confinement, so every
+# check below fails if hijack skipped a part.
+fields() { grep -E '^(CapBnd|NoNewPrivs|Seccomp|Seccomp_filters):' "$@" | tr -s '\t ' ' ' | tr '\n' ';'; }
+isnt() { if [ "$2" != "$3" ]; then pass "$1"; else fail "$1" "got '$2' for both"; fi; }
+
+# spawn NAME LABEL NAME-OF-INIT COMMAND...: a container (own cgroups and
+# namespaces) whose init is COMMAND, started under the AppArmor profile
+# LABEL (none if empty); sets HELPER and CINIT
+spawn() {
+	name=$1 label=$2 comm=$3
+	shift 3
+	mkdir -p $V1/$name $V2/$name
+	(
+		echo 0 > $V1/$name/cgroup.procs
+		echo 0 > $V2/$name/cgroup.procs
+		if [ -n "$label" ]; then
+			printf 'exec %s' "$label" > /proc/self/attr/apparmor/exec || exit 1
+		fi
+		exec unshare -p -f -m -u -i --mount-proc -- "$@"
+	) </dev/null >/dev/null 2>&1 &
+	HELPER=$!
+	CINIT=""
+	for i in $(seq 100); do
+		for st in /proc/[0-9]*/status; do
+			grep -q "^Name:[[:space:]]*$comm\$" $st 2>/dev/null &&
+				grep -q '^NSpid:.*[[:space:]].*[[:space:]]1$' $st &&
+				grep -q "^PPid:[[:space:]]*$HELPER\$" $st &&
+				CINIT=$(basename "$(dirname $st)")
+		done
+		[ -n "$CINIT" ] && break
+		sleep 0.05
+	done
+	[ -n "$CINIT" ] || fail "cli-$name-init" "no init"
+}
+
+# bg ARGS...: `hijack ARGS... sleep 15` in the background; sets H (the
+# hijack process) and CHILD (its command, once it runs sleep)
+bg() {
+	hijack "$@" sleep 15 </dev/null >/dev/null 2>&1 &
+	H=$!
+	CHILD=""
+	for i in $(seq 100); do
+		for st in /proc/[0-9]*/status; do
+			grep -q "^PPid:[[:space:]]*$H\$" $st 2>/dev/null &&
+				grep -q '^Name:.*sleep' $st && CHILD=$(basename "$(dirname $st)")
+		done
+		[ -n "$CHILD" ] && break
+		sleep 0.1
+	done
+}
+unbg() { kill $H 2>/dev/null; wait $H 2>/dev/null; }
+
+SELF=$(fields /proc/self/status)
+# Seccomp_filters (5.9+) and filter copying (CHECKPOINT_RESTORE) are there
+case $SELF in
+*Seccomp_filters*) pass cli-confine-kernel ;;
+*) fail cli-confine-kernel "no Seccomp_filters in /proc/self/status: '$SELF'" ;;
+esac
+
+# confined NAME PROBES: the checks for a confined init CINIT; PROBES are
+# K:ERRNO pairs for `hj-confined probe K` run by the command (unfiltered,
+# getpriority(1000 + K, 0) fails with EINVAL, 22: no such "which")
+confined() {
+	name=$1 probes=$2
+	want=$(fields /proc/$CINIT/status)
+	# the init must differ from the caller, or nothing below can fail
+	isnt "cli-$name-init-confined" "$want" "$SELF"
+	for b in native stock; do
+		bg -b $b pid $CINIT
+		is "cli-$b-$name-status" "$(fields /proc/$CHILD/status 2>&1)" "$want"
+		unbg
+		for pe in $probes; do
+			is "cli-$b-$name-probe-${pe%%:*}" \
+				"$(hijack -b $b pid $CINIT hj-confined probe ${pe%%:*} 2>&1)" "${pe#*:}"
+		done
+		# negative control: the caller's own, not the init's
+		bg --no-confine -b $b pid $CINIT
+		got=$(fields /proc/$CHILD/status 2>&1)
+		is "cli-$b-$name-no-confine-status" "$got" "$SELF"
+		isnt "cli-$b-$name-no-confine-differs" "$got" "$want"
+		unbg
+		is "cli-$b-$name-no-confine-probe" \
+			"$(hijack --no-confine -b $b pid $CINIT hj-confined probe 1 2>&1)" 22
+	done
+}
+finish() { kill -KILL $CINIT $HELPER 2>/dev/null; wait $HELPER 2>/dev/null; }
+
+# docker's: no_new_privs and one filter
+spawn nnp "" sleep hj-confined -n -f 1 sleep 100000
+confined nnp "1:41 2:22"
+finish
+# no no_new_privs: the filters are loaded while still privileged; two,
+# newest first (probe 0 answers the newest's errno)
+spawn filt "" sleep hj-confined -f 2 sleep 100000
+confined filt "0:42 1:41 2:42"
+finish
+
+# strict mode cannot be given to a new process: refused, on both backends
+spawn strict "" hj-confined hj-confined -S
+for b in native stock; do
+	out=$(hijack -b $b pid $CINIT true 2>&1)
+	rc=$?
+	is "cli-$b-strict-refused" "$rc" 1
+	case $out in
+	*"strict mode"*) pass "cli-$b-strict-message" ;;
+	*) fail "cli-$b-strict-message" "$out" ;;
+	esac
+	hijack --no-confine -b $b pid $CINIT true
+	is "cli-$b-strict-no-confine" $? 0
+done
+finish
+
+# AppArmor: a profile compiled on the host (no apparmor_parser here),
+# loaded through securityfs in one write, a container init started under
+# it; the command gets the init's label, an unconfined init's command
+# stays unconfined.
+AA=/sys/kernel/security/apparmor
+case $(cat /sys/kernel/security/lsm 2>&1) in
+*apparmor*) pass cli-apparmor-enabled ;;
+*) fail cli-apparmor-enabled "lsm: $(cat /sys/kernel/security/lsm 2>&1)" ;;
+esac
+if dd if=/etc/apparmor/hijack-test.aa of=$AA/.load bs=1M 2>/tmp/aa.err &&
+	grep -qx 'hijack-test (enforce)' $AA/profiles; then
+	pass cli-apparmor-load
+else
+	fail cli-apparmor-load "$(cat /tmp/aa.err; cat $AA/profiles 2>&1)"
+fi
+spawn aa hijack-test sleep hj-confined -n -f 1 sleep 100000
+label=$(cat /proc/$CINIT/attr/current 2>&1)
+is cli-apparmor-init-label "$label" "hijack-test (enforce)"
+confined aa "1:41"
+for b in native stock; do
+	bg -b $b pid $CINIT
+	is "cli-$b-apparmor-label" "$(cat /proc/$CHILD/attr/current 2>&1)" "$label"
+	is "cli-$b-apparmor-label-own-attr" \
+		"$(cat /proc/$CHILD/attr/apparmor/current 2>&1)" "$label"
+	unbg
+	is "cli-$b-apparmor-label-inside" \
+		"$(hijack -b $b pid $CINIT cat /proc/self/attr/current 2>&1)" "$label"
+	bg --no-confine -b $b pid $CINIT
+	is "cli-$b-apparmor-no-confine" "$(cat /proc/$CHILD/attr/current 2>&1)" unconfined
+	unbg
+	# the unconfined container of the tests above
+	bg -b $b pid $INIT
+	is "cli-$b-apparmor-unconfined-init" "$(cat /proc/$CHILD/attr/current 2>&1)" unconfined
+	unbg
+done
+finish
+rmdir $V1/nnp $V2/nnp $V1/filt $V2/filt $V1/strict $V2/strict $V1/aa $V2/aa 2>/dev/null
+
 # Side by side, in blocks of 10 alternating, so the guest's load hits all
 # three alike: /bin/true, and the project's hijack entering the container
 # with each backend (native: sys_hijack; stock: what a stock kernel needs,
