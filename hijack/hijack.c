@@ -93,8 +93,12 @@ static void read_confinement(struct hj_target *t, struct hj_confinement *c)
 		     "kernel hands it out only to CAP_SYS_ADMIN, unfiltered, "
 		     "with CONFIG_CHECKPOINT_RESTORE)",
 		     (int)t->pid, strerror(-r));
+	/* not why(): its words are about entering, this is reading /proc */
 	errx(EXIT_FAILURE, "cannot read the confinement of pid %d: %s%s",
-	     (int)t->pid, strerror(-r), why(-r));
+	     (int)t->pid, strerror(-r),
+	     r == -EBUSY  ? " (the target is being traced)" :
+	     r == -EINVAL ? " (cannot parse /proc/PID/status)" :
+			    "");
 }
 
 /*

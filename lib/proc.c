@@ -359,7 +359,11 @@ int hj_parse_status_sec(const char *buf, size_t len, struct hj_proc_sec *sec)
 		}
 		p = eol + 1;
 	}
-	return seen == 0x3ff ? 0 : -EINVAL;
+	/*
+	 * The Seccomp line is there only with CONFIG_SECCOMP (fs/proc/
+	 * array.c); without it no task can be filtered: mode 0.
+	 */
+	return (seen | 1u << 9) == 0x3ff ? 0 : -EINVAL;
 }
 
 /* The Groups line: decimal gids separated by blanks, possibly none. */

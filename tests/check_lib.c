@@ -966,6 +966,12 @@ START_TEST(status_sec_parses_fields)
 					     &sec),
 			 0);
 	ck_assert_int_eq(sec.seccomp_filters, -1);
+	/* a kernel without CONFIG_SECCOMP has no Seccomp line: mode 0 */
+	ck_assert_int_eq(hj_parse_status_sec(buf, strstr(buf, "Seccomp:") - buf,
+					     &sec),
+			 0);
+	ck_assert_int_eq(sec.seccomp, 0);
+	ck_assert_int_eq(sec.no_new_privs, 1);
 	/* a mode beyond 2 (found by fuzz_proc: a bound under 9 wrapped) */
 	{
 		char bad[sizeof(buf)];
