@@ -718,7 +718,7 @@ static int note_init(struct subtree *s, int dirfd, pid_t pid, int depth)
 static int scan_members(struct subtree *s, int dirfd)
 {
 	pid_t *pids = NULL;
-	size_t n, i;
+	size_t n = 0, i;
 	int fd, r;
 
 	fd = openat(dirfd, "cgroup.procs", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -726,8 +726,10 @@ static int scan_members(struct subtree *s, int dirfd)
 		return -errno;
 	r = member_list(fd, &pids, &n);
 	close(fd);
+	if (r)
+		return r;
 	for (i = 0; !r && i < n; i++) {
-		struct hj_proc_status st;
+		struct hj_proc_status st = { 0 };
 
 		if (read_status(pids[i], &st) || !live_state(st.state))
 			continue;
