@@ -365,53 +365,39 @@ int shell_check(const char *user, bool priv)
 	printf("shell:      %s\n",
 	       m.shell[0] ? m.shell :
 			    "(the container's /etc/passwd, else /bin/sh)");
-	r = hj_target_from_cgroup_spec(m.cgroup, &t);
+	r = hj_container_state(m.cgroup, &t);
+	if (t.pid > 0)
+		printf("task:       pid %d (%s) in %s\n", (int)t.pid,
+		       hj_pick_name(t.pick), t.cgroup);
 	if (r == -ENOENT) {
 		/* the only answer on which stopped=host routes to the host */
-		problem("container %s is not running (no such cgroup): logins "
-			"are %s",
-			m.name,
+		problem("container %s is not running (%s): logins are %s",
+			m.name, hj_strerror(r),
 			m.on_stopped == HJ_STOPPED_HOST ? "routed to the host" :
 							  "refused");
 	} else if (r == -ESRCH) {
 		problem("container %s is not running (no live task in cgroup "
 			"%s): logins are refused",
 			m.name, m.cgroup);
-	} else if (r == -EXDEV) {
-		problem("cgroup %s holds no container: only host processes: "
-			"logins are refused",
-			m.cgroup);
-	} else if (r == -ENOTUNIQ) {
-		problem("cgroup %s holds two containers: logins are refused",
-			m.cgroup);
+	} else if (r == -EDEADLK) {
+		problem("container %s is frozen: logins are refused until it "
+			"is thawed",
+			m.name);
 	} else if (r) {
-		problem("container %s: cannot resolve cgroup %s: %s: logins are "
-			"refused",
-			m.name, m.cgroup, strerror(-r));
+		problem("container %s (cgroup %s): %s: logins are refused",
+			m.name, m.cgroup, hj_strerror(r));
 	} else {
 		unsigned int bit;
 
-		printf("task:       pid %d (%s) in %s\n", (int)t.pid,
-		       hj_pick_name(t.pick), t.cgroup);
-		r = hj_target_check_access(&t);
-		if (r == -EAGAIN) {
-			problem("container %s is frozen: logins are refused "
-				"until it is thawed",
-				m.name);
-		} else if (r) {
-			problem("cannot inspect pid %d: %s", (int)t.pid,
-				strerror(-r));
-		} else {
-			/* the login path only ever answers with a container */
-			printf("namespaces: ");
-			for (bit = 1; bit < (1u << HJ_NS_COUNT); bit <<= 1)
-				if (t.ns_differ & bit)
-					printf("%s ", hj_ns_name(bit));
-			printf("differ from the host\n");
-			check_confinement(&t, &m, priv);
-		}
-		hj_target_release(&t);
+		/* the login path only ever answers with a container */
+		printf("namespaces: ");
+		for (bit = 1; bit < (1u << HJ_NS_COUNT); bit <<= 1)
+			if (t.ns_differ & bit)
+				printf("%s ", hj_ns_name(bit));
+		printf("differ from the host\n");
+		check_confinement(&t, &m, priv);
 	}
+	hj_target_release(&t);
 	if (strcmp(pw->pw_shell, exe))
 		problem("login shell of %s is %s, not %s: sessions land on the "
 			"host",

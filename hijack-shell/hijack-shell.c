@@ -201,6 +201,22 @@ static void read_confinement(struct session *s)
 		       s->m.name, (int)s->t.pid, strerror(-r));
 }
 
+/* The audit record's reason for a refusal of hj_container_state(). */
+static const char *reason(int r)
+{
+	switch (r) {
+	case -EXDEV:
+		return "not-a-container";
+	case -ENOTUNIQ:
+		return "ambiguous";
+	case -EDEADLK:
+		return "frozen";
+	case -EBUSY:
+		return "traced";
+	}
+	return "target";
+}
+
 /* Steps 2 and 4's terminal: everything is known before entering. */
 static void resolve(struct session *s)
 {
@@ -224,7 +240,7 @@ static void resolve(struct session *s)
 		s->host = true;
 		return;
 	}
-	r = hj_target_from_cgroup_spec(s->m.cgroup, &s->t);
+	r = hj_container_state(s->m.cgroup, &s->t);
 	/* only a cgroup that is gone is a stopped container */
 	if (r == -ENOENT && s->m.on_stopped == HJ_STOPPED_HOST) {
 		s->host = true;
@@ -234,19 +250,10 @@ static void resolve(struct session *s)
 		refuse(s, "not-running",
 		       "container %s is not running (cgroup %s%s)", s->m.name,
 		       s->m.cgroup, r == -ENOENT ? " is gone" : " is empty");
-	if (r == -EXDEV)
-		refuse(s, "not-a-container",
-		       "cannot enter container %s: cgroup %s holds no "
-		       "container, only host processes",
-		       s->m.name, s->m.cgroup);
-	if (r == -ENOTUNIQ)
-		refuse(s, "ambiguous",
-		       "cannot enter container %s: cgroup %s holds more than "
-		       "one container",
-		       s->m.name, s->m.cgroup);
 	if (r)
-		refuse(s, "target", "cannot enter container %s (cgroup %s): %s",
-		       s->m.name, s->m.cgroup, strerror(-r));
+		refuse(s, reason(r),
+		       "cannot enter container %s (cgroup %s): %s", s->m.name,
+		       s->m.cgroup, hj_strerror(r));
 	read_confinement(s);
 	s->ttys = tty_mask();
 	if (s->ttys) {
@@ -477,20 +484,20 @@ int main(int argc, char **argv)
 			close(s.master);
 		child(&s);
 	}
-	/* the clone fails with EAGAIN too, at the cgroup's pids.max */
-	if (pid == -EAGAIN && hj_target_check_access(&s.t) != -EAGAIN)
+	/* the clone's EAGAIN: pids.max (hj_strerror() says so) */
+	if (pid == -EAGAIN)
 		refuse(&s, "pids",
 		       "container %s cannot start another process (cgroup %s: "
-		       "pids.max or a process limit reached): try again later",
-		       s.m.name, s.m.cgroup);
-	if (pid == -EAGAIN)
+		       "%s): try again later",
+		       s.m.name, s.m.cgroup, hj_strerror(pid));
+	if (pid == -EDEADLK)
 		refuse(&s, "frozen",
 		       "container %s is frozen (cgroup %s): try again later",
 		       s.m.name, s.m.cgroup);
 	if (pid < 0)
 		refuse(&s, "enter",
 		       "cannot enter container %s (cgroup %s, pid %d): %s",
-		       s.m.name, s.m.cgroup, (int)s.t.pid, strerror(-pid));
+		       s.m.name, s.m.cgroup, (int)s.t.pid, hj_strerror(pid));
 	hj_target_release(&s.t);
 	hj_confinement_free(&s.conf);
 	if (s.slave >= 0)

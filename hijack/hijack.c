@@ -52,27 +52,16 @@ static void __attribute__((noreturn)) usage(void)
 	exit(EXIT_SUCCESS);
 }
 
+/* " (the library's words)" after strerror's, or "" when it has none */
 static const char *why(int e)
 {
-	switch (e) {
-	case EPERM:
-		return " (no ptrace rights over the target)";
-	case EBUSY:
-		return " (the target is being traced)";
-	case EBADF:
-		return " (not a cgroup tasks, cgroup.procs file or cgroup directory)";
-	case ESRCH:
-		return " (no live task)";
-	case EINVAL:
-		return " (unsupported clone flags)";
-	case ENOSYS:
-		return " (the kernel does not provide sys_hijack)";
-	case EAGAIN:
-		return " (the container's cgroup is frozen)";
-	case EMEDIUMTYPE:
-		return " (/proc is not the host's procfs)";
-	}
-	return "";
+	static char buf[128];
+	const char *w = hj_strerror(e);
+
+	if (!strcmp(w, strerror(e)))
+		return "";
+	snprintf(buf, sizeof(buf), " (%s)", w);
+	return buf;
 }
 
 /* The target's confinement, read before anything is entered. */

@@ -151,22 +151,6 @@ out_free:
 	return r;
 }
 
-/* The first directory of hj_cgroup_open_spec_all(), in *dirfd. */
-int hj_cgroup_open_spec(const char *spec, int *dirfd)
-{
-	int fds[HJ_MAX_HIERARCHIES];
-	size_t n;
-	int r;
-
-	r = hj_cgroup_open_spec_all(spec, fds, HJ_MAX_HIERARCHIES, &n);
-	if (r)
-		return r;
-	*dirfd = fds[0];
-	while (n > 1)
-		close(fds[--n]);
-	return 0;
-}
-
 /*
  * The login path: the container a rule names, never the host.
  *

@@ -5,26 +5,23 @@
  * Every function returns 0 (or a non-negative value where documented) on
  * success and a negative errno on failure.  Nothing here prints, logs or
  * exits: the front ends (hijack, hijack-shell, pam_hijack) decide how to
- * report.
+ * report, in hj_strerror()'s words for the codes below.
  *
- * The error contract follows Serge Hallyn's sys_hijack v7:
- *   -EPERM   the caller may not ptrace the target
- *   -EBUSY   the target is being traced
- *   -EINVAL  unsupported clone flags
- *   -ESRCH   the cgroup holds no live task, or the target is gone
- *   -EBADF   the file given is not a cgroup membership file or directory
+ * "The seed" in the sources is Serge Hallyn's sys_hijack v7 patch (2007),
+ * which this library descends from: its checks and error codes are the
+ * contract kept here (kernel/ carries the patch forward to 6.1).
  *
- * and, beyond the seed, for entering a container as one of its own:
- *   -EOPNOTSUPP  the init's confinement cannot be copied (a seccomp
- *                filter the kernel will not hand out: no CAP_SYS_ADMIN,
- *                a filtered caller, no CONFIG_CHECKPOINT_RESTORE; or
- *                strict mode, then c->seccomp_mode is 1)
- *   -EMEDIUMTYPE /proc is not a procfs (hj_confinement_read())
- *   -ENOTRECOVERABLE  a postcondition failed after confining: the
- *                process is looser than the init and must not exec
+ * Codes the library gives a meaning of its own (hj_strerror() has words
+ * for each), by function family:
  *
- * and for the login path, hj_target_from_cgroup_spec(), which only ever
- * answers with a container's init (never a host process):
+ * hj_target_from_pid(), _pidfd(), _cgroup_path(), _cgroup_fd() (the seed):
+ *   -ESRCH    no live task: the pid is gone, or the cgroup holds none
+ *   -EBADF    the file is not a cgroup tasks or cgroup.procs file or a
+ *             cgroup directory (a symlink neither)
+ *   -ENOENT   no such cgroup (path)
+ *
+ * hj_target_from_cgroup_spec() (the login path; only ever a container's
+ * init, never a host process; see cgroup-spec.c):
  *   -ENOENT      the cgroup exists on no hierarchy: the container is
  *                stopped (the only answer stopped=host may act on)
  *   -ESRCH       the cgroup exists, but its subtree holds no live task
@@ -33,6 +30,51 @@
  *                process moved into the cgroup)
  *   -ENOTUNIQ    the subtree holds the inits of two containers
  *   -E2BIG       the subtree is deeper or larger than the search's bounds
+ *
+ * hj_target_check_access(), and hj_spawn() before it enters (the seed):
+ *   -EPERM    the caller may not ptrace the target
+ *   -EBUSY    the target is being traced (and stays so for
+ *             HJ_TRACED_WAIT_MS)
+ *   -ESRCH    the target is gone
+ *   -EDEADLK  the target's cgroup is frozen: a task joining it would stop
+ *             at once (a login would hang; refusing avoids the deadlock)
+ *
+ * hj_container_state(): all of hj_target_from_cgroup_spec()'s and
+ * hj_target_check_access()'s codes.
+ *
+ * hj_spawn(), hj_check_clone_flags():
+ *   -EINVAL   unsupported clone flags (only an exit signal, as the seed)
+ *   -ENOSYS   HJ_BACKEND_NATIVE on a kernel without sys_hijack (also any
+ *             hj_target_from_*() on a kernel before 5.3: no pidfd_open)
+ *   -EAGAIN   the kernel refused the new task: the container's cgroup is
+ *             at pids.max, or a process limit (RLIMIT_NPROC, threads-max)
+ *             is reached.  Never "frozen": that is -EDEADLK.
+ *   -ESRCH    also: the target's pid namespace has no init any more
+ *
+ * hj_confinement_read(), _read_flags(), _self() (entering a container as
+ * one of its own, beyond the seed):
+ *   -EOPNOTSUPP  the init's confinement cannot be copied (a seccomp
+ *                filter the kernel will not hand out: no CAP_SYS_ADMIN,
+ *                a filtered caller, no CONFIG_CHECKPOINT_RESTORE; or
+ *                strict mode, then c->seccomp_mode is 1)
+ *   -EMEDIUMTYPE /proc is not a procfs
+ *   -EBUSY, -EPERM, -ESRCH as for hj_target_check_access()
+ *   -EAGAIN      a filter changed while it was read: read again
+ *   -EINVAL      /proc/PID/status cannot be parsed
+ *
+ * hj_confine_early(), _caps(), _late(), _verify():
+ *   -ENOTRECOVERABLE  a postcondition failed after confining: the
+ *                process is looser than the init and must not exec
+ *
+ * hj_parse_*(), hj_proc_read() (parsers, also fed by the fuzzers):
+ *   -EINVAL   malformed input
+ *   -ERANGE   a number out of range
+ *   -E2BIG    more entries than the caller's array holds
+ *   -EFBIG    the file is larger than the buffer
+ *
+ * Anything else is the errno of the system call that failed, passed on
+ * unchanged (-ENOMEM, -EACCES, -ENAMETOOLONG, ...), and every caller
+ * fails closed on it.  conf.h and audit.h document their own.
  */
 #ifndef HIJACK_H
 #define HIJACK_H
@@ -114,9 +156,28 @@ int hj_target_alive(const struct hj_target *t);
 int hj_target_check_access(struct hj_target *t);
 const char *hj_pick_name(enum hj_pick pick);
 
+/*
+ * container.c: the one answer to "may a login enter the container the
+ * cgroup @spec names, now?" (pam_hijack's account, hijack-shell, and
+ * hijack-shell --check all ask it).  0 with @t pinned on the container's
+ * init and checked (hj_target_check_access()); else @t is released and
+ * the code says why: -ENOENT stopped (no such cgroup), -ESRCH empty,
+ * -EXDEV, -ENOTUNIQ, -E2BIG, -EDEADLK frozen, -EPERM, -EBUSY, or any
+ * other -errno.  When the init was found but refused (frozen, traced),
+ * t->pid and t->cgroup still name it, for the log; otherwise t->pid is 0.
+ */
+int hj_container_state(const char *spec, struct hj_target *t);
+
+/*
+ * The library's own words for its codes (the contract above), for the
+ * front ends to print or log: a static string, never NULL.  A code the
+ * library gives no meaning of its own gets strerror(-err)'s words.
+ * Takes -errno (as returned) or errno.  Does not log.
+ */
+const char *hj_strerror(int err);
+
 /* cgroup.c */
 int hj_cgroup_is_member_file(int fd);
-int hj_cgroup_open_spec(const char *spec, int *dirfd);
 int hj_cgroup_open_spec_all(const char *spec, int *dirfds, size_t max,
 			    size_t *n);
 
@@ -124,7 +185,6 @@ int hj_cgroup_open_spec_all(const char *spec, int *dirfds, size_t max,
 const char *hj_ns_name(unsigned int bit);
 int hj_ns_differ(pid_t pid, unsigned int *mask);
 int hj_ns_clone_flags(unsigned int mask);
-int hj_ns_inode(pid_t pid, unsigned int bit, unsigned long long *ino);
 
 /* spawn.c */
 int hj_check_clone_flags(unsigned long clone_flags);

@@ -50,25 +50,6 @@ int hj_ns_clone_flags(unsigned int mask)
 	return flags;
 }
 
-/* Inode of /proc/PID/ns/NAME (pid 0: ourselves). */
-int hj_ns_inode(pid_t pid, unsigned int bit, unsigned long long *ino)
-{
-	char path[64];
-	struct stat st;
-
-	*ino = 0;
-	if (pid)
-		snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)pid,
-			 hj_ns_name(bit));
-	else
-		snprintf(path, sizeof(path), "/proc/self/ns/%s",
-			 hj_ns_name(bit));
-	if (stat(path, &st))
-		return -errno;
-	*ino = st.st_ino;
-	return 0;
-}
-
 /*
  * Namespaces of @pid that differ from the caller's.  A kernel without a
  * namespace type (no time namespaces before 5.6) simply has nothing to

@@ -570,9 +570,10 @@ static int attach_allowed_by_proc_mem(pid_t pid)
  * PTRACE_MODE_ATTACH_REALCREDS over the target (Yama included) and fails
  * with EPERM without it, EFAULT with it (nothing is mapped at 0).  Then we
  * learn its namespaces and cgroups (in *cg when asked for, NULL when no
- * cgroupfs is mounted) and refuse a frozen one.  Each read is by pid: the
- * caller must end with hj_target_recheck(), which proves they were all of
- * the pinned task (and refuses a traced one).
+ * cgroupfs is mounted) and refuse a frozen one (-EDEADLK: a task that
+ * joined it would stop at once, and the login hang).  Each read is by
+ * pid: the caller must end with hj_target_recheck(), which proves they
+ * were all of the pinned task (and refuses a traced one).
  */
 int hj_target_access(struct hj_target *t, struct hj_task_cgroups **cg)
 {
@@ -608,7 +609,7 @@ int hj_target_access(struct hj_target *t, struct hj_task_cgroups **cg)
 		return r;
 	if (hj_cgroup_frozen(tc)) {
 		free(tc);
-		return -EAGAIN;
+		return -EDEADLK; /* not -EAGAIN: that is the clone's, at pids.max */
 	}
 	if (cg)
 		*cg = tc;

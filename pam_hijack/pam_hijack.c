@@ -66,24 +66,6 @@ __attribute__((format(printf, 4, 5))) static void tell(pam_handle_t *pamh,
 }
 
 /* What went wrong with a target, in words for the log. */
-static const char *target_error(int e)
-{
-	switch (e) {
-	case -ESRCH:
-		return "no running task";
-	case -ENOENT:
-		return "no such cgroup";
-	case -EXDEV:
-		return "no container in the cgroup, only host processes";
-	case -ENOTUNIQ:
-		return "two containers in the cgroup";
-	case -E2BIG:
-		return "the cgroup's subtree is too large to search";
-	default:
-		return strerror(-e);
-	}
-}
-
 /* 0, or -errno when the record did not reach the kernel (logged). */
 static int audit(pam_handle_t *pamh, const char *op, const struct hj_mapping *m,
 		 const struct passwd *pw, pid_t vm_pid, const char *reason,
@@ -232,8 +214,10 @@ static int resolve(pam_handle_t *pamh, const struct options *o, int refuse,
 }
 
 /*
- * Is the mapped container running?  PAM_SUCCESS with *vm_pid set, or the
- * PAM code to return (the refusal is logged, told and audited here).
+ * Is the mapped container running and enterable (hj_container_state(),
+ * the answer hijack-shell and --check get too)?  PAM_SUCCESS with *vm_pid
+ * set, or the PAM code to return (the refusal is logged, told and audited
+ * here).  Any error refuses, a traced or unreachable init included.
  */
 static int check_container(pam_handle_t *pamh, const struct options *o,
 			   const struct passwd *pw, const struct hj_mapping *m,
@@ -242,18 +226,15 @@ static int check_container(pam_handle_t *pamh, const struct options *o,
 	struct hj_target t;
 	int e;
 
-	e = hj_target_from_cgroup_spec(m->cgroup, &t);
+	/* a frozen container would stop hijack-shell's child at once */
+	e = hj_container_state(m->cgroup, &t);
+	hj_target_release(&t);
 	if (!e) {
-		/*
-		 * A frozen container would stop hijack-shell's child at once;
-		 * it refuses too, but here the refusal is a PAM one, before
-		 * the session starts.  Other errors are left to hijack-shell.
-		 */
 		*vm_pid = t.pid;
-		e = hj_target_check_access(&t);
-		hj_target_release(&t);
-		if (e != -EAGAIN)
-			return PAM_SUCCESS;
+		return PAM_SUCCESS;
+	}
+	if (e == -EDEADLK) {
+		*vm_pid = t.pid;
 		pam_syslog(pamh, LOG_ERR,
 			   "container %s (cgroup %s) is frozen; refusing %s "
 			   "(rule %u)",
@@ -269,14 +250,14 @@ static int check_container(pam_handle_t *pamh, const struct options *o,
 		pam_syslog(pamh, LOG_NOTICE,
 			   "container %s (cgroup %s) is not running (%s): %s "
 			   "stays on the host (stopped=host, rule %u)",
-			   m->name, m->cgroup, target_error(e), pw->pw_name,
+			   m->name, m->cgroup, hj_strerror(e), pw->pw_name,
 			   m->line);
 		return PAM_IGNORE;
 	}
 	pam_syslog(pamh, LOG_ERR,
 		   "cannot enter container %s (cgroup %s): %s; refusing %s "
 		   "(rule %u)",
-		   m->name, m->cgroup, target_error(e), pw->pw_name, m->line);
+		   m->name, m->cgroup, hj_strerror(e), pw->pw_name, m->line);
 	if (e == -EXDEV) {
 		tell(pamh, o, PAM_ERROR_MSG,
 		     "container %s: its cgroup holds no container", m->name);

@@ -116,9 +116,9 @@ cg_create hostonly
 HJ_PIDS+=("$!")
 sleep 0.2
 rules "$A	$HJ_RUN/hostonly	name=fake"
-chk "a host cgroup, not a container" 1 "^PROBLEM: cgroup $HJ_RUN/hostonly holds no container: only host processes: logins are refused"
+chk "a host cgroup, not a container" 1 "^PROBLEM: container fake \(cgroup $HJ_RUN/hostonly\): the cgroup holds no container, only host processes: logins are refused"
 rules "$A	$HJ_RUN/hostonly	name=fake stopped=host"
-chk "a host cgroup, stopped=host: refused, not the host" 1 "^PROBLEM: cgroup $HJ_RUN/hostonly holds no container: only host processes: logins are refused"
+chk "a host cgroup, stopped=host: refused, not the host" 1 "^PROBLEM: container fake \(cgroup $HJ_RUN/hostonly\): the cgroup holds no container, only host processes: logins are refused"
 
 # the init in a child cgroup (systemd's init.scope): named with its cgroup
 ct_start sysd/x sysd || { echo "Bail out! no container"; exit 1; }
@@ -129,7 +129,7 @@ rules "$A	$HJ_RUN/sysd	name=sysd stopped=host"
 chk "an init in a child cgroup" 0 "^RESULT: ok$"
 like "... names the init's cgroup" "$("$HS" --check "$A")" "^task: +pid $SI \(container init\) in /.*/$HJ_RUN/sysd/init\.scope$"
 ct_start sysd/y sysd2 || { echo "Bail out! no container"; exit 1; }
-chk "two containers in the subtree" 1 "^PROBLEM: cgroup $HJ_RUN/sysd holds two containers: logins are refused"
+chk "two containers in the subtree" 1 "^PROBLEM: container sysd \(cgroup $HJ_RUN/sysd\): the cgroup holds more than one container: logins are refused"
 
 rules "$A	$CG	name=web1"
 usermod -s /bin/sh "$A"

@@ -799,6 +799,158 @@ static void tree_case(bool v2)
 	free(h);
 }
 
+/* Write @val to the file @name of the cgroup directory @dir. */
+static void cg_write(const char *dir, const char *name, const char *val)
+{
+	char path[PATH_MAX + 64];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	ck_assert_msg(fd >= 0, "%s: %s", path, strerror(errno));
+	ck_assert_int_eq(write(fd, val, strlen(val)), (ssize_t)strlen(val));
+	close(fd);
+}
+
+/* A spawn that must fail: a child that got in would say so and exit. */
+static pid_t spawn_once(struct hj_target *t)
+{
+	struct hj_spawn_opts o = { 0 };
+	pid_t pid = hj_spawn(t, &o, NULL);
+
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return pid;
+}
+
+/*
+ * hj_container_state() and hj_spawn() on a real container: enterable;
+ * at pids.max the clone's -EAGAIN; frozen -EDEADLK, a code of its own, so
+ * no front end can tell a user at pids.max that the container is frozen.
+ */
+START_TEST(state_pids_max_and_frozen)
+{
+	char name[64], dirs[HJ_MAX_HIERARCHIES][PATH_MAX + 64], cur[32];
+	int pids = -1, freeze = -1;
+	struct hj_hierarchy *h;
+	struct hj_target t;
+	pid_t helper, init;
+	size_t nh, i;
+	ssize_t l;
+	int fd;
+
+	h = hierarchies(&nh);
+	snprintf(name, sizeof(name), "hj-state-%d", (int)getpid());
+	init = start_container(CLONE_NEWPID | CLONE_NEWNS, false, &helper);
+	for (i = 0; i < nh; i++) {
+		char f[PATH_MAX + 96];
+
+		dirs[i][0] = '\0';
+		/* the v2 hierarchy and v1 pids: cpuset, say, needs more */
+		if (!h[i].v2 && !strstr(h[i].opts, "pids"))
+			continue;
+		snprintf(dirs[i], sizeof(dirs[i]), "%s/%s", h[i].mnt, name);
+		if (mkdir(dirs[i], 0755)) {
+			dirs[i][0] = '\0';
+			continue;
+		}
+		move_to(dirs[i], init);
+		snprintf(f, sizeof(f), "%.4096s/pids.max", dirs[i]);
+		if (pids < 0 && !access(f, F_OK))
+			pids = i;
+		snprintf(f, sizeof(f), "%.4096s/cgroup.freeze", dirs[i]);
+		if (freeze < 0 && h[i].v2 && !access(f, F_OK))
+			freeze = i;
+	}
+	ck_assert_int_eq(hj_container_state(name, &t), 0);
+	ck_assert_int_eq(t.pid, init);
+	ck_assert_int_ge(t.pidfd, 0);
+
+	if (pids >= 0) {
+		char f[PATH_MAX + 96];
+
+		snprintf(f, sizeof(f), "%s/pids.current", dirs[pids]);
+		fd = open(f, O_RDONLY | O_CLOEXEC);
+		ck_assert_int_ge(fd, 0);
+		l = read(fd, cur, sizeof(cur) - 1);
+		close(fd);
+		ck_assert_int_gt(l, 0);
+		cur[l] = '\0';
+		cg_write(dirs[pids], "pids.max", cur);
+		/* enterable as far as anything can tell before the clone */
+		ck_assert_int_eq(hj_target_check_access(&t), 0);
+		ck_assert_int_eq(spawn_once(&t), -EAGAIN);
+		ck_assert(strstr(hj_strerror(-EAGAIN), "pids.max"));
+		ck_assert(!strstr(hj_strerror(-EAGAIN), "frozen"));
+		cg_write(dirs[pids], "pids.max", "max");
+		ck_assert_int_gt(spawn_once(&t), 0);
+	}
+	if (freeze >= 0) {
+		cg_write(dirs[freeze], "cgroup.freeze", "1");
+		usleep(200000);
+		ck_assert_int_eq(spawn_once(&t), -EDEADLK);
+		hj_target_release(&t);
+		ck_assert_int_eq(hj_container_state(name, &t), -EDEADLK);
+		/* the init refused is still named, for the log; not pinned */
+		ck_assert_int_eq(t.pid, init);
+		ck_assert_int_eq(t.pidfd, -1);
+		ck_assert(strstr(hj_strerror(-EDEADLK), "frozen"));
+		cg_write(dirs[freeze], "cgroup.freeze", "0");
+		ck_assert_int_eq(hj_container_state(name, &t), 0);
+	}
+	hj_target_release(&t);
+	stop(helper, init);
+	for (i = 0; i < nh; i++)
+		if (dirs[i][0])
+			rmdir_retry(dirs[i]);
+	free(h);
+	if (pids < 0)
+		fprintf(stderr, "# no pids controller: pids.max not tried\n");
+	if (freeze < 0)
+		fprintf(stderr, "# no cgroup.freeze: frozen not tried\n");
+}
+END_TEST
+
+/*
+ * hj_strerror(): words for every code hijack.h documents, the same for
+ * -errno and errno; anything else is strerror()'s.
+ */
+START_TEST(strerror_words)
+{
+	static const int own[] = {
+		EPERM,	EBUSY,	    ESRCH,	 EBADF,		  ENOENT,
+		EXDEV,	ENOTUNIQ,   E2BIG,	 EDEADLK,	  EAGAIN,
+		ENOSYS, EOPNOTSUPP, EMEDIUMTYPE, ENOTRECOVERABLE,
+	};
+	static const int other[] = { ENOMEM, EINVAL, EACCES, ENAMETOOLONG,
+				     EIO,    0,	     99999 };
+	char theirs[256];
+	size_t i, j;
+
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+		const char *w = hj_strerror(-own[i]);
+
+		ck_assert_ptr_nonnull(w);
+		ck_assert_msg(*w && strcmp(w, strerror(own[i])),
+			      "errno %d has no words of its own", own[i]);
+		ck_assert_str_eq(hj_strerror(own[i]), w);
+		for (j = 0; j < i; j++)
+			ck_assert_str_ne(w, hj_strerror(-own[j]));
+	}
+	for (i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
+		snprintf(theirs, sizeof(theirs), "%s", strerror(other[i]));
+		ck_assert_str_eq(hj_strerror(-other[i]), theirs);
+	}
+	/* the words the front ends' tests read */
+	ck_assert_str_eq(hj_strerror(-ESRCH), "no running task");
+	ck_assert_str_eq(hj_strerror(-ENOENT), "no such cgroup");
+	ck_assert(strstr(hj_strerror(-EDEADLK), "frozen"));
+	ck_assert(strstr(hj_strerror(-EAGAIN), "pids.max"));
+}
+END_TEST
+
 START_TEST(spec_tree_v2)
 {
 	tree_case(true);
@@ -1249,6 +1401,7 @@ static Suite *lib_suite(void)
 	tcase_add_test(parse, exit_codes);
 	tcase_add_test(parse, fdinfo_fields);
 	tcase_add_test(parse, status_sec_parses_fields);
+	tcase_add_test(parse, strerror_words);
 	suite_add_tcase(s, parse);
 	tcase_add_test(cgroup, not_a_cgroup_file_is_ebadf);
 	tcase_add_test(cgroup, spec_refuses_escapes);
@@ -1271,6 +1424,8 @@ static Suite *lib_suite(void)
 	tcase_add_test(target, spec_tree_v2);
 	tcase_add_test(target, spec_tree_v1);
 	tcase_add_test(target, spec_tree_bounded);
+	if (geteuid() == 0)
+		tcase_add_test(target, state_pids_max_and_frozen);
 	suite_add_tcase(s, target);
 	return s;
 }

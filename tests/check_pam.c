@@ -306,7 +306,7 @@ START_TEST(test_stopped_host_only_when_gone)
 		 hostonly, hostonly);
 	ck_assert_str_eq(said, want);
 	ck_logged("pam_hijack(hjt-ok:account): cannot enter container %s "
-		  "(cgroup %s): no container in the cgroup, only host "
+		  "(cgroup %s): the cgroup holds no container, only host "
 		  "processes; refusing %s (rule 8)",
 		  hostonly, hostonly, u_xhost);
 	ck_assert_msg(logfd < 0 || !strstr(logged, "stays on the host"),

@@ -139,7 +139,7 @@ is "the target was never left stopped" "$(awk '{print $3}' /proc/$INIT/stat)" S
 
 cg_create empty
 out=$("$HIJACK" cgroup "$(cg_path "${V2:-$V1}" empty)/cgroup.procs" true 2>&1)
-like "empty cgroup: ESRCH" "$out" "No such process \(no live task\)"
+like "empty cgroup: ESRCH" "$out" "No such process \(no running task\)"
 out=$("$HIJACK" cgroup /etc/passwd true 2>&1)
 like "regular file: EBADF" "$out" "Bad file descriptor"
 out=$("$HIJACK" cgroup /proc/self/status true 2>&1)
@@ -186,6 +186,26 @@ for how in $hows; do
 	is "thawed container ($how): enterable again" "$("$HIJACK" pid "$INIT" hostname)" web1
 done
 [ -n "$hows" ] || skip "frozen container" "no freezer on this machine"
+
+# -- a container at its pids.max: the clone's EAGAIN, told as pids.max and
+#    never as "frozen" (the library gives frozen a code of its own)
+PM=
+for h in $V1 $V2; do
+	[ -e "$(cg_path "$h" web1)/pids.max" ] && { PM=$(cg_path "$h" web1); break; }
+done
+if [ -n "$PM" ]; then
+	cat "$PM/pids.current" > "$PM/pids.max"
+	out=$(timeout 10 "$HIJACK" cgroup "$PM" hostname 2>&1); rc=$?
+	echo max > "$PM/pids.max"
+	is "container at pids.max: refused" "$rc" 1
+	like "container at pids.max: the message names pids.max" "$out" \
+		"Resource temporarily unavailable \(.*pids.max"
+	check "container at pids.max: the message does not say frozen" \
+		bash -c '[[ $1 != *frozen* ]]' _ "$out"
+	is "below pids.max again: enterable" "$("$HIJACK" cgroup "$PM" hostname)" web1
+else
+	skip "container at pids.max" "no pids controller"
+fi
 
 # -- pure v1 and pure v2 views of the same machine (private mount ns)
 if [ -n "$V1" ] && [ -n "$V2" ]; then
