@@ -322,8 +322,11 @@ const char *hj_map_kind_name(enum hj_map_kind kind)
 	return "?";
 }
 
-/* The user a file is matched against while it is parsed. */
-struct who {
+/*
+ * The user a file is matched against while it is parsed (not a rule's
+ * who field, the pattern it is matched with).
+ */
+struct login_user {
 	const char *user;
 	uid_t uid;
 	const char *group;
@@ -347,7 +350,7 @@ struct parser {
 	/* either every rule is kept in @conf ... */
 	struct hj_conf *conf;
 	/* ... or the first rule matching @who is expanded into @m */
-	const struct who *who;
+	const struct login_user *who;
 	struct hj_mapping *m;
 	bool matched;
 	int match_err; /* its expansion failed: reported if the file is valid */
@@ -608,7 +611,7 @@ static int fill_mapping(const char *name, const struct rule *r,
  */
 static void match_rule(struct parser *p, const struct rule *r)
 {
-	const struct who *w = p->who;
+	const struct login_user *w = p->who;
 
 	int e;
 
@@ -997,7 +1000,7 @@ int hj_conf_load(const char *path, struct hj_conf **conf,
 	return e;
 }
 
-static void who_init(struct who *w, const char *user, uid_t uid,
+static void who_init(struct login_user *w, const char *user, uid_t uid,
 		     const char *group, const char *const *groups)
 {
 	w->user = user;
@@ -1026,8 +1029,9 @@ static int match_done(struct parser *p, int e)
 	return e;
 }
 
-static int match_init(struct parser *p, const char *name, const struct who *w,
-		      struct hj_mapping *m, struct hj_conf_error *err)
+static int match_init(struct parser *p, const char *name,
+		      const struct login_user *w, struct hj_mapping *m,
+		      struct hj_conf_error *err)
 {
 	int e;
 
@@ -1044,7 +1048,7 @@ int hj_conf_parse_match(const char *buf, size_t len, const char *name,
 			struct hj_mapping *m, struct hj_conf_error *err)
 {
 	struct parser p;
-	struct who w;
+	struct login_user w;
 	int e;
 
 	who_init(&w, user, uid, group, groups);
@@ -1054,8 +1058,8 @@ int hj_conf_parse_match(const char *buf, size_t len, const char *name,
 	return match_done(&p, parse_mem(&p, buf, len));
 }
 
-static int load_match(const char *path, struct who *w, struct hj_mapping *m,
-		      struct hj_conf_error *err)
+static int load_match(const char *path, struct login_user *w,
+		      struct hj_mapping *m, struct hj_conf_error *err)
 {
 	struct parser p;
 	size_t size;
@@ -1081,7 +1085,7 @@ int hj_conf_load_match(const char *path, const char *user, uid_t uid, gid_t gid,
 		       const char *group, const char *const *groups,
 		       struct hj_mapping *m, struct hj_conf_error *err)
 {
-	struct who w;
+	struct login_user w;
 
 	who_init(&w, user, uid, group, groups);
 	return load_match(path, &w, m, err);
@@ -1299,7 +1303,7 @@ int hj_conf_resolve_user(const char *path, const struct passwd *pw,
 			 struct hj_mapping *m, struct hj_conf_error *err)
 {
 	struct member_of mo;
-	struct who w;
+	struct login_user w;
 	char *group = NULL;
 	gid_t *gids = NULL;
 	int ngroups = 64, e, ge;
