@@ -326,11 +326,15 @@ like "... and says which group could not be looked up" "$out" "$CONF:1: cannot l
 SVCN=hjtest-nss-$$
 printf 'account required %s conf=%s\naccount required pam_permit.so\n' "$MODULE" "$CONF" > "/etc/pam.d/$SVCN"
 HJ_CLEANUP+=("rm -f /etc/pam.d/$SVCN")
+# an --enable-asan module needs the runtime preloaded into pamtester
+asan=$(readelf -d "$MODULE" 2>/dev/null | sed -n 's/.*\[\(libasan[^]]*\)\].*/\1/p')
+pt_env=()
+[ -z "$asan" ] || pt_env=("LD_PRELOAD=$(${CC:-cc} -print-file-name="$asan")" ASAN_OPTIONS=detect_leaks=0)
 if command -v pamtester >/dev/null; then
-	pamtester "$SVCN" "$A" acct_mgmt >/dev/null 2>&1; rc=$?
+	env "${pt_env[@]}" pamtester "$SVCN" "$A" acct_mgmt >/dev/null 2>&1; rc=$?
 	isnt "pam_hijack refuses the account when the group lookup fails" "$rc" 0
 	write_conf "@$G	$HJ_RUN/sysd" "*	-"
-	pamtester "$SVCN" "$B" acct_mgmt >/dev/null 2>&1; rc=$?
+	env "${pt_env[@]}" pamtester "$SVCN" "$B" acct_mgmt >/dev/null 2>&1; rc=$?
 	is "... a group the files database answers for still works" "$rc" 0
 else
 	skip "pam_hijack refuses the account when the group lookup fails" "no pamtester"
