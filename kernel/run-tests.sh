@@ -225,7 +225,7 @@ build_tests() {
 		>"$CACHE/hijack-cli/config.h"
 	gcc -static -O2 -Wall -Wextra -Werror -I"$CACHE/hijack-cli" \
 		-I"$HERE/../lib" -o "$CACHE/hijack-cli/hijack" \
-		"$HERE"/../hijack/{args,hijack}.c "$HERE"/../lib/{cgroup,confine,ns,proc,spawn,target}.c \
+		"$HERE"/../hijack/{args,hijack}.c "$HERE"/../lib/{cgroup,confine,ns,proc,spawn,strerror,target}.c \
 		-lcgroup -lpthread || die "cannot build the hijack command"
 	# a container init confined as docker makes one, and the AppArmor
 	# profile the guest loads and starts one under

@@ -10,7 +10,7 @@ lib_libhijack_la_SOURCES = \
 	lib/cgroup-spec.c \
 	lib/conf.c \
 	lib/confine.c \
-	lib/container.c \
+	lib/strerror.c \
 	lib/ns.c \
 	lib/proc.c \
 	lib/spawn.c \

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The login path's one question, "may a login enter this container now?",
- * and the library's words for its error codes (see hijack.h).
+ * The library's words for its error codes (see hijack.h): a static
+ * table, nothing logged.  Apart from the rest so that the static hijack
+ * of the kernel harness links it without libcgroup.
  */
 #include "config.h"
 
@@ -9,23 +10,6 @@
 #include <string.h>
 
 #include "hijack.h"
-
-int hj_container_state(const char *spec, struct hj_target *t)
-{
-	int r;
-
-	r = hj_target_from_cgroup_spec(spec, t);
-	if (r) {
-		hj_target_release(t);
-		t->pid = 0;
-		return r;
-	}
-	/* ptrace rights, not traced, not frozen; t->pid stays, for the log */
-	r = hj_target_check_access(t);
-	if (r)
-		hj_target_release(t);
-	return r;
-}
 
 /* Words that read after "cannot enter X: ", one per code of hijack.h. */
 static const struct {
