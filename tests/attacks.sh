@@ -4,7 +4,11 @@
 # hijack-shell is started the way sshd starts a login shell (setuid to
 # the user, then exec with "-c cmd" or as "-hijack-shell"), with the file
 # capabilities of an installed copy; the containers are real.  The CVEs
-# named are the ones FIELD-NOTES lists for runc, LXC and virt-login-shell.
+# named are those of runc (CVE-2019-5736 /proc/self/exe, CVE-2024-21626
+# leaked fd/cwd, CVE-2016-9962 ptrace while entering), LXC/runc trusting
+# the container's /proc (CVE-2015-1334, CVE-2025-52881), libraries or NSS
+# loaded from the container (CVE-2019-14271, CVE-2025-32463) and
+# virt-login-shell (CVE-2013-4400); see https://www.cve.org/.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/sshd.sh"
 hj_private_mounts "$0" "$@"

@@ -491,8 +491,9 @@ static int service(const char *name, const char *args)
 
 /*
  * Catch what the module logs: bind /dev/log ourselves when no syslog
- * daemon does (see FIELD-NOTES).  With a real syslog the log assertions
- * are skipped.
+ * daemon does (test machines and containers often run none, and the
+ * module's syslog() then goes nowhere).  With a real syslog the log
+ * assertions are skipped.
  */
 static void log_open(void)
 {
