@@ -38,7 +38,7 @@ make_rootfs "$R1" web1
 make_rootfs "$R2" web2
 for u in $A $B $LONG; do
 	for r in "$R1" "$R2"; do
-		echo "$u:x:$(id -u "$u"):$(id -g "$u")::/home/$u:/bin/sh" >> "$r/etc/passwd"
+		rootfs_add_user "$r" "$u"
 		mkdir -p "$r/home/$u"; chown "$(id -u "$u")" "$r/home/$u"
 	done
 done
@@ -73,9 +73,9 @@ echo "group: evil files" >> "$R1/etc/nsswitch.conf"
 cp "$D/libevil.so" "$R1/tmp/libevil.so"
 echo "/tmp/libevil.so" > "$R1/etc/ld.so.preload"
 
-ct_start web1 web1 "$R1" || { echo "Bail out! web1"; exit 1; }
+ct_start web1 web1 "$R1" || bail_out "web1"
 I1=$CT_INIT H1=$CT_HELPER
-ct_start web2 web2 "$R2" || { echo "Bail out! web2"; exit 1; }
+ct_start web2 web2 "$R2" || bail_out "web2"
 I2=$CT_INIT
 
 write_conf() { # content...
@@ -270,7 +270,7 @@ out=$(as $A -- -c hostname 2>&1); rc=$?
 isnt "a cgroup holding only a host process (stopped=host) refuses the login" "$rc" 0
 is "... and never lands on the host" "$(grep -c "^$(hostname)$" <<<"$out")" 0
 # systemd in a container moves itself into init.scope; crun uses <scope>/container
-ct_start sysd sysd "$R2" || { echo "Bail out! sysd"; exit 1; }
+ct_start sysd sysd "$R2" || bail_out "sysd"
 IS=$CT_INIT
 cg_create sysd/init.scope
 for h in $(hj_hierarchies); do echo "$IS" > "$(cg_path "$h" sysd/init.scope)/cgroup.procs"; done
@@ -278,8 +278,8 @@ write_conf "$A	$HJ_RUN/sysd	stopped=host"
 is "an init in a child cgroup (init.scope) is found: the container is running" \
 	"$(as $A -- -c hostname 2>/dev/null)" sysd
 # two containers in one subtree: which one?  refused
-ct_start pair/a paira "$R2" || { echo "Bail out! pair/a"; exit 1; }
-ct_start pair/b pairb "$R2" || { echo "Bail out! pair/b"; exit 1; }
+ct_start pair/a paira "$R2" || bail_out "pair/a"
+ct_start pair/b pairb "$R2" || bail_out "pair/b"
 write_conf "$A	$HJ_RUN/pair	stopped=host"
 out=$(as $A -- -c hostname 2>&1); rc=$?
 isnt "two containers in the rule's subtree refuse the login" "$rc" 0
@@ -466,11 +466,11 @@ R3=$HJ_TMP/r3
 make_rootfs "$R3" web3
 cp "$top_builddir/tests/helpers/hj-confined" "$R3/bin/"
 install -o root -m 4755 "$D/evilsh" "$R3/bin/evilsh"
-echo "$A:x:$(id -u $A):$(id -g $A)::/:/bin/evilsh" >> "$R3/etc/passwd"
+rootfs_add_user "$R3" "$A" / /bin/evilsh
 st() { awk -v k="$2:" '$1 == k { print $2 }' <<<"$1"; }
 for nnp in "" -n; do
 	CT_WRAP="/bin/hj-confined $nnp -f 1" ct_start "web3$nnp" web3 "$R3" ||
-		{ echo "Bail out! web3$nnp"; exit 1; }
+		bail_out "web3$nnp"
 	I3=$CT_INIT
 	init=$(cat "/proc/$I3/status")
 	write_conf "$A	$HJ_RUN/web3$nnp"
@@ -493,7 +493,7 @@ done
 # -- concurrent logins into a container with a seccomp filter: each one
 # copies the filter with ptrace, and none may see the others' hold on the
 # init as "traced" (EBUSY)
-CT_WRAP="/bin/hj-confined -f 1" ct_start web4 web4 "$R3" || { echo "Bail out! web4"; exit 1; }
+CT_WRAP="/bin/hj-confined -f 1" ct_start web4 web4 "$R3" || bail_out "web4"
 I4=$CT_INIT
 write_conf "$B	$HJ_RUN/web4"
 conc=()
@@ -509,7 +509,7 @@ ct_kill "$I4"
 # -- an init whose filter cannot be copied (seccomp strict mode) refuses the
 # login: never a session less confined than the init
 CT_WRAP="/bin/hj-confined -S" CT_COMM=hj-confined ct_start web3s web3 "$R3" ||
-	{ echo "Bail out! web3s"; exit 1; }
+	bail_out "web3s"
 I3=$CT_INIT
 write_conf "$A	$HJ_RUN/web3s"
 out=$(as $A -- -c 'echo inside' 2>&1); rc=$?

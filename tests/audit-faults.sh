@@ -36,11 +36,10 @@ U1=hjtf1$id U2=hjtf2$id
 REQ=hjt-af-req-$id OPT=hjt-af-opt-$id
 
 # an --enable-asan module needs the runtime preloaded into pamtester
-asan=$(readelf -d "$MODULE" 2>/dev/null | sed -n 's/.*\[\(libasan[^]]*\)\].*/\1/p')
+asan=$(asan_preload "$MODULE")
 pamtester() {
 	if [ -n "$asan" ]; then
-		LD_PRELOAD=$(${CC:-cc} -print-file-name="$asan") \
-			ASAN_OPTIONS=detect_leaks=0 command pamtester "$@"
+		LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0 command pamtester "$@"
 	else
 		command pamtester "$@"
 	fi
@@ -56,8 +55,8 @@ HJ_CLEANUP+=("'$U' del $U1 $U2 >/dev/null 2>&1")
 "$U" useradd "$U2" -M -N -g users -s "$HS" >/dev/null
 usermod -p '*' -d "$D/home-$U2" "$U2"
 mkdir -p "$D/home-$U2"
-ct_start web1 web1 || { echo "Bail out! container web1"; exit 1; }
-ct_start full full || { echo "Bail out! container full"; exit 1; }
+ct_start web1 web1 || bail_out "container web1"
+ct_start full full || bail_out "container full"
 cat > "$CONF" <<EOF
 # audit-faults.sh
 $U1	$HJ_RUN/web1

@@ -132,12 +132,12 @@ D=$HJ_TMP/ssh
 mkdir -p "$D/home"
 for u in $U1 $U2; do
 	"$U" useradd "$u" -M -s "$HS" -d "$D/home" >/dev/null ||
-		{ echo "Bail out! useradd $u"; exit 1; }
+		bail_out "useradd $u"
 	usermod -p '*' "$u"
 done
 make_rootfs "$HJ_TMP/r1" web1
-echo "$U1:x:$(id -u $U1):$(id -g $U1)::/:/bin/sh" >>"$HJ_TMP/r1/etc/passwd"
-ct_start web1 web1 "$HJ_TMP/r1" || { echo "Bail out! container web1"; exit 1; }
+rootfs_add_user "$HJ_TMP/r1" "$U1" /
+ct_start web1 web1 "$HJ_TMP/r1" || bail_out "container web1"
 I1=$CT_INIT
 cg_create stopped
 cat >>"$CONF" <<EOF
