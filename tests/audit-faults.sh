@@ -86,7 +86,7 @@ down_tests() { # what; pamtester outputs and status in the variables
 }
 if [ "$(audit_status pid)" != 0 ]; then
 	for _ in $(seq 6); do
-		skip "auditd down / auditing disabled" "an audit daemon we did not start runs"
+		skip "auditd down / auditing disabled" "cannot: an audit daemon we did not start runs"
 	done
 else
 	for e in 0 1; do
@@ -96,7 +96,7 @@ else
 		what="auditing disabled (auditctl -e 0)"
 		[ $e = 0 ] || what="auditd down (auditing enabled)"
 		if [ "$(audit_status pid)" != 0 ]; then
-			for _ in 1 2 3; do skip "$what" "an audit daemon started meanwhile"; done
+			for _ in 1 2 3; do skip "$what" "cannot: an audit daemon started meanwhile"; done
 		else
 			down_tests "$what"
 		fi
@@ -165,7 +165,7 @@ waitfor() { for _ in $(seq 50); do "$@" && return 0; sleep 0.1; done; return 1; 
 n_full=8
 if [ "$(audit_status pid)" != 0 ]; then
 	for _ in $(seq $n_full); do
-		skip "audit log disk full" "an audit daemon we did not start runs"
+		skip "audit log disk full" "cannot: an audit daemon we did not start runs"
 	done
 elif ! start_auditd suspend; then
 	for _ in $(seq $n_full); do not_ok "auditd (disk_full_action=suspend) started"; done
@@ -213,7 +213,7 @@ fi
 pids=$(cg_path /sys/fs/cgroup/pids full)
 [ -d "$pids" ] || pids=$(cg_path /sys/fs/cgroup full)
 if [ ! -f "$pids/pids.max" ]; then
-	for _ in 1 2 3 4; do skip "out of pids" "no pids controller"; done
+	for _ in 1 2 3 4; do skip "out of pids" "kernel: no pids controller"; done
 else
 	# an auditd for the record: ours, unless one runs
 	hj_auditd "$D"
@@ -242,7 +242,7 @@ else
 	V2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
 	fz=$(cg_path "$V2" full)/cgroup.freeze
 	if [ -z "$V2" ] || [ ! -e "$fz" ]; then
-		for _ in 1 2 3 4; do skip "frozen container" "no cgroup.freeze"; done
+		for _ in 1 2 3 4; do skip "frozen container" "kernel: no cgroup.freeze"; done
 	else
 		echo 1 > "$fz"
 		HJ_CLEANUP+=("echo 0 > '$fz' 2>/dev/null")

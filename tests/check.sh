@@ -91,7 +91,7 @@ if [ -n "$V2" ] && [ -e "$(cg_path "$V2" web1)/cgroup.freeze" ]; then
 	chk "frozen container" 1 "^PROBLEM: container web1 is frozen: logins are refused until it is thawed"
 	echo 0 > "$(cg_path "$V2" web1)/cgroup.freeze"
 else
-	skip "frozen container" "no cgroup.freeze"
+	skip "frozen container" "kernel: no cgroup.freeze"
 fi
 
 # what a session would be confined to: an init confined as docker's are

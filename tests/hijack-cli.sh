@@ -185,7 +185,7 @@ for how in $hows; do
 	sleep 0.2
 	is "thawed container ($how): enterable again" "$("$HIJACK" pid "$INIT" hostname)" web1
 done
-[ -n "$hows" ] || skip "frozen container" "no freezer on this machine"
+[ -n "$hows" ] || skip "frozen container" "kernel: no freezer on this machine"
 
 # -- pure v1 and pure v2 views of the same machine (private mount ns)
 if [ -n "$V1" ] && [ -n "$V2" ]; then
@@ -216,7 +216,7 @@ $(ns_of "$uinit" user)"
 	out=$(runuser -u nobody -- "$HIJACK" pid "$uinit" true 2>&1)
 	like "rootless: another user may not enter" "$out" "Operation not permitted"
 else
-	skip "rootless container" "unprivileged user namespaces are disabled"
+	skip "rootless container" "kernel: unprivileged user namespaces are disabled"
 fi
 
 # -- confined as the container's init (issue #13): the bounding set,

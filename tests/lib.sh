@@ -35,6 +35,10 @@ like() {
 isnt() {
 	if [ "$2" != "$3" ]; then ok "$1"; else not_ok "$1: got '$2', expected anything else"; fi
 }
+# skip DESC REASON, skip_all REASON.  tests/run counts a skip as a failure
+# on Debian 12 (where tests/deps.sh installs everything) unless REASON
+# starts with "kernel:" (a kernel feature or mount the machine lacks) or
+# "cannot:" (a state of the machine that is not the test's to change).
 skip() { T_N=$((T_N + 1)); echo "ok $T_N - $1 # SKIP $2"; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 done_testing() { echo "1..$T_N"; }
