@@ -20,8 +20,9 @@
 #include "util.h"
 
 /*
- * Find the mount of a v1 controller.  libcgroup does this lookup well on
- * v1 (see FIELD-NOTES); its answer must still be one of the hierarchies
+ * Find the mount of a v1 controller.  libcgroup (2.0.2, Debian 12) does
+ * this lookup well on v1, though its v2 task listing is broken (it looks
+ * for a "tasks" file); its answer must still be one of the hierarchies
  * we parsed, so that its root is known.
  */
 static int controller_hierarchy(const char *controller,

@@ -4,7 +4,11 @@
 # hijack-shell is started the way sshd starts a login shell (setuid to
 # the user, then exec with "-c cmd" or as "-hijack-shell"), with the file
 # capabilities of an installed copy; the containers are real.  The CVEs
-# named are the ones FIELD-NOTES lists for runc, LXC and virt-login-shell.
+# named are those of runc (CVE-2019-5736 /proc/self/exe, CVE-2024-21626
+# leaked fd/cwd, CVE-2016-9962 ptrace while entering), LXC/runc trusting
+# the container's /proc (CVE-2015-1334, CVE-2025-52881), libraries or NSS
+# loaded from the container (CVE-2019-14271, CVE-2025-32463) and
+# virt-login-shell (CVE-2013-4400); see https://www.cve.org/.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/sshd.sh"
 hj_private_mounts "$0" "$@"
@@ -34,7 +38,7 @@ make_rootfs "$R1" web1
 make_rootfs "$R2" web2
 for u in $A $B $LONG; do
 	for r in "$R1" "$R2"; do
-		echo "$u:x:$(id -u "$u"):$(id -g "$u")::/home/$u:/bin/sh" >> "$r/etc/passwd"
+		rootfs_add_user "$r" "$u"
 		mkdir -p "$r/home/$u"; chown "$(id -u "$u")" "$r/home/$u"
 	done
 done
@@ -69,9 +73,9 @@ echo "group: evil files" >> "$R1/etc/nsswitch.conf"
 cp "$D/libevil.so" "$R1/tmp/libevil.so"
 echo "/tmp/libevil.so" > "$R1/etc/ld.so.preload"
 
-ct_start web1 web1 "$R1" || { echo "Bail out! web1"; exit 1; }
+ct_start web1 web1 "$R1" || bail_out "web1"
 I1=$CT_INIT H1=$CT_HELPER
-ct_start web2 web2 "$R2" || { echo "Bail out! web2"; exit 1; }
+ct_start web2 web2 "$R2" || bail_out "web2"
 I2=$CT_INIT
 
 write_conf() { # content...
@@ -266,7 +270,7 @@ out=$(as $A -- -c hostname 2>&1); rc=$?
 isnt "a cgroup holding only a host process (stopped=host) refuses the login" "$rc" 0
 is "... and never lands on the host" "$(grep -c "^$(hostname)$" <<<"$out")" 0
 # systemd in a container moves itself into init.scope; crun uses <scope>/container
-ct_start sysd sysd "$R2" || { echo "Bail out! sysd"; exit 1; }
+ct_start sysd sysd "$R2" || bail_out "sysd"
 IS=$CT_INIT
 cg_create sysd/init.scope
 for h in $(hj_hierarchies); do echo "$IS" > "$(cg_path "$h" sysd/init.scope)/cgroup.procs"; done
@@ -274,8 +278,8 @@ write_conf "$A	$HJ_RUN/sysd	stopped=host"
 is "an init in a child cgroup (init.scope) is found: the container is running" \
 	"$(as $A -- -c hostname 2>/dev/null)" sysd
 # two containers in one subtree: which one?  refused
-ct_start pair/a paira "$R2" || { echo "Bail out! pair/a"; exit 1; }
-ct_start pair/b pairb "$R2" || { echo "Bail out! pair/b"; exit 1; }
+ct_start pair/a paira "$R2" || bail_out "pair/a"
+ct_start pair/b pairb "$R2" || bail_out "pair/b"
 write_conf "$A	$HJ_RUN/pair	stopped=host"
 out=$(as $A -- -c hostname 2>&1); rc=$?
 isnt "two containers in the rule's subtree refuse the login" "$rc" 0
@@ -327,9 +331,9 @@ SVCN=hjtest-nss-$$
 printf 'account required %s conf=%s\naccount required pam_permit.so\n' "$MODULE" "$CONF" > "/etc/pam.d/$SVCN"
 HJ_CLEANUP+=("rm -f /etc/pam.d/$SVCN")
 # an --enable-asan module needs the runtime preloaded into pamtester
-asan=$(readelf -d "$MODULE" 2>/dev/null | sed -n 's/.*\[\(libasan[^]]*\)\].*/\1/p')
 pt_env=()
-[ -z "$asan" ] || pt_env=("LD_PRELOAD=$(${CC:-cc} -print-file-name="$asan")" ASAN_OPTIONS=detect_leaks=0)
+asan=$(asan_preload "$MODULE")
+[ -z "$asan" ] || pt_env=("LD_PRELOAD=$asan" ASAN_OPTIONS=detect_leaks=0)
 if command -v pamtester >/dev/null; then
 	env "${pt_env[@]}" pamtester "$SVCN" "$A" acct_mgmt >/dev/null 2>&1; rc=$?
 	isnt "pam_hijack refuses the account when the group lookup fails" "$rc" 0
@@ -466,11 +470,11 @@ R3=$HJ_TMP/r3
 make_rootfs "$R3" web3
 cp "$top_builddir/tests/helpers/hj-confined" "$R3/bin/"
 install -o root -m 4755 "$D/evilsh" "$R3/bin/evilsh"
-echo "$A:x:$(id -u $A):$(id -g $A)::/:/bin/evilsh" >> "$R3/etc/passwd"
+rootfs_add_user "$R3" "$A" / /bin/evilsh
 st() { awk -v k="$2:" '$1 == k { print $2 }' <<<"$1"; }
 for nnp in "" -n; do
 	CT_WRAP="/bin/hj-confined $nnp -f 1" ct_start "web3$nnp" web3 "$R3" ||
-		{ echo "Bail out! web3$nnp"; exit 1; }
+		bail_out "web3$nnp"
 	I3=$CT_INIT
 	init=$(cat "/proc/$I3/status")
 	write_conf "$A	$HJ_RUN/web3$nnp"
@@ -493,7 +497,7 @@ done
 # -- concurrent logins into a container with a seccomp filter: each one
 # copies the filter with ptrace, and none may see the others' hold on the
 # init as "traced" (EBUSY)
-CT_WRAP="/bin/hj-confined -f 1" ct_start web4 web4 "$R3" || { echo "Bail out! web4"; exit 1; }
+CT_WRAP="/bin/hj-confined -f 1" ct_start web4 web4 "$R3" || bail_out "web4"
 I4=$CT_INIT
 write_conf "$B	$HJ_RUN/web4"
 conc=()
@@ -509,7 +513,7 @@ ct_kill "$I4"
 # -- an init whose filter cannot be copied (seccomp strict mode) refuses the
 # login: never a session less confined than the init
 CT_WRAP="/bin/hj-confined -S" CT_COMM=hj-confined ct_start web3s web3 "$R3" ||
-	{ echo "Bail out! web3s"; exit 1; }
+	bail_out "web3s"
 I3=$CT_INIT
 write_conf "$A	$HJ_RUN/web3s"
 out=$(as $A -- -c 'echo inside' 2>&1); rc=$?

@@ -36,11 +36,10 @@ U1=hjtf1$id U2=hjtf2$id
 REQ=hjt-af-req-$id OPT=hjt-af-opt-$id
 
 # an --enable-asan module needs the runtime preloaded into pamtester
-asan=$(readelf -d "$MODULE" 2>/dev/null | sed -n 's/.*\[\(libasan[^]]*\)\].*/\1/p')
+asan=$(asan_preload "$MODULE")
 pamtester() {
 	if [ -n "$asan" ]; then
-		LD_PRELOAD=$(${CC:-cc} -print-file-name="$asan") \
-			ASAN_OPTIONS=detect_leaks=0 command pamtester "$@"
+		LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0 command pamtester "$@"
 	else
 		command pamtester "$@"
 	fi
@@ -56,8 +55,8 @@ HJ_CLEANUP+=("'$U' del $U1 $U2 >/dev/null 2>&1")
 "$U" useradd "$U2" -M -N -g users -s "$HS" >/dev/null
 usermod -p '*' -d "$D/home-$U2" "$U2"
 mkdir -p "$D/home-$U2"
-ct_start web1 web1 || { echo "Bail out! container web1"; exit 1; }
-ct_start full full || { echo "Bail out! container full"; exit 1; }
+ct_start web1 web1 || bail_out "container web1"
+ct_start full full || bail_out "container full"
 cat > "$CONF" <<EOF
 # audit-faults.sh
 $U1	$HJ_RUN/web1
@@ -87,7 +86,7 @@ down_tests() { # what; pamtester outputs and status in the variables
 }
 if [ "$(audit_status pid)" != 0 ]; then
 	for _ in $(seq 6); do
-		skip "auditd down / auditing disabled" "an audit daemon we did not start runs"
+		skip "auditd down / auditing disabled" "cannot: an audit daemon we did not start runs"
 	done
 else
 	for e in 0 1; do
@@ -97,7 +96,7 @@ else
 		what="auditing disabled (auditctl -e 0)"
 		[ $e = 0 ] || what="auditd down (auditing enabled)"
 		if [ "$(audit_status pid)" != 0 ]; then
-			for _ in 1 2 3; do skip "$what" "an audit daemon started meanwhile"; done
+			for _ in 1 2 3; do skip "$what" "cannot: an audit daemon started meanwhile"; done
 		else
 			down_tests "$what"
 		fi
@@ -166,7 +165,7 @@ waitfor() { for _ in $(seq 50); do "$@" && return 0; sleep 0.1; done; return 1; 
 n_full=8
 if [ "$(audit_status pid)" != 0 ]; then
 	for _ in $(seq $n_full); do
-		skip "audit log disk full" "an audit daemon we did not start runs"
+		skip "audit log disk full" "cannot: an audit daemon we did not start runs"
 	done
 elif ! start_auditd suspend; then
 	for _ in $(seq $n_full); do not_ok "auditd (disk_full_action=suspend) started"; done
@@ -214,7 +213,7 @@ fi
 pids=$(cg_path /sys/fs/cgroup/pids full)
 [ -d "$pids" ] || pids=$(cg_path /sys/fs/cgroup full)
 if [ ! -f "$pids/pids.max" ]; then
-	for _ in 1 2 3 4; do skip "out of pids" "no pids controller"; done
+	for _ in 1 2 3 4; do skip "out of pids" "kernel: no pids controller"; done
 else
 	# an auditd for the record: ours, unless one runs
 	hj_auditd "$D"
@@ -243,7 +242,7 @@ else
 	V2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
 	fz=$(cg_path "$V2" full)/cgroup.freeze
 	if [ -z "$V2" ] || [ ! -e "$fz" ]; then
-		for _ in 1 2 3 4; do skip "frozen container" "no cgroup.freeze"; done
+		for _ in 1 2 3 4; do skip "frozen container" "kernel: no cgroup.freeze"; done
 	else
 		echo 1 > "$fz"
 		HJ_CLEANUP+=("echo 0 > '$fz' 2>/dev/null")

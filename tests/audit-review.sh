@@ -37,10 +37,10 @@ HJ_CLEANUP+=("'$U' del $U1 >/dev/null 2>&1")
 usermod -p '*' -d "$D/home-$U1" "$U1"
 mkdir -p "$D/home-$U1"
 make_rootfs "$HJ_TMP/r1" "$CT"
-echo "$U1:x:$(id -u "$U1"):$(id -g "$U1")::/home/$U1:/bin/sh" >> "$HJ_TMP/r1/etc/passwd"
+rootfs_add_user "$HJ_TMP/r1" "$U1"
 mkdir -p "$HJ_TMP/r1/home/$U1"
 chown "$(id -u "$U1"):$(id -g "$U1")" "$HJ_TMP/r1/home/$U1"
-ct_start web1 "$CT" "$HJ_TMP/r1" || { echo "Bail out! container"; exit 1; }
+ct_start web1 "$CT" "$HJ_TMP/r1" || bail_out "container"
 cat > "$CONF" <<EOF
 # audit-review.sh
 $U1	$HJ_RUN/web1	name=$CT

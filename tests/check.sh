@@ -38,7 +38,7 @@ printf 'account required pam_hijack.so\nsession required pam_hijack.so\n' > "/et
 HJ_CLEANUP+=("rm -f /etc/pam.d/$SVC")
 export HIJACK_CHECK_SSHD_CONFIG=$D/sshd_config HIJACK_CHECK_PAM_SERVICE=$SVC
 
-ct_start web1 web1 || { echo "Bail out! no container"; exit 1; }
+ct_start web1 web1 || bail_out "no container"
 INIT=$CT_INIT
 V2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
 CG=$HJ_RUN/web1
@@ -91,7 +91,7 @@ if [ -n "$V2" ] && [ -e "$(cg_path "$V2" web1)/cgroup.freeze" ]; then
 	chk "frozen container" 1 "^PROBLEM: container web1 is frozen: logins are refused until it is thawed"
 	echo 0 > "$(cg_path "$V2" web1)/cgroup.freeze"
 else
-	skip "frozen container" "no cgroup.freeze"
+	skip "frozen container" "kernel: no cgroup.freeze"
 fi
 
 # what a session would be confined to: an init confined as docker's are
@@ -100,12 +100,12 @@ like "an unconfined init: the host's bounding set, nothing else" "$out" \
 	"^confinement: bounding set $(awk '/^CapBnd:/ { print $2 }' /proc/$INIT/status), no_new_privs no, seccomp none$"
 mkdir -p "$D/cbin"; cp "$top_builddir/tests/helpers/hj-confined" "$D/cbin/"
 CT_WRAP="$D/cbin/hj-confined -n -f 2" CT_COMM=sleep ct_start conf1 conf1 ||
-	{ echo "Bail out! conf1"; exit 1; }
+	bail_out "conf1"
 rules "$A	$HJ_RUN/conf1	name=conf1"
 chk "an init with a bounding set, no_new_privs and two filters" 0 \
 	"^confinement: bounding set 00000000a80425fb, no_new_privs yes, seccomp filters copied \(2\)$"
 CT_WRAP="$D/cbin/hj-confined -S" CT_COMM=hj-confined ct_start conf2 conf2 ||
-	{ echo "Bail out! conf2"; exit 1; }
+	bail_out "conf2"
 rules "$A	$HJ_RUN/conf2	name=conf2"
 chk "an init in seccomp strict mode" 1 "^PROBLEM: container conf2: its init runs in seccomp strict mode: logins are refused$"
 
@@ -121,14 +121,14 @@ rules "$A	$HJ_RUN/hostonly	name=fake stopped=host"
 chk "a host cgroup, stopped=host: refused, not the host" 1 "^PROBLEM: container fake \(cgroup $HJ_RUN/hostonly\): the cgroup holds no container, only host processes: logins are refused"
 
 # the init in a child cgroup (systemd's init.scope): named with its cgroup
-ct_start sysd/x sysd || { echo "Bail out! no container"; exit 1; }
+ct_start sysd/x sysd || bail_out "no container"
 SI=$CT_INIT
 cg_create sysd/init.scope
 for h in $(hj_hierarchies); do echo "$SI" > "$(cg_path "$h" sysd/init.scope)/cgroup.procs"; done
 rules "$A	$HJ_RUN/sysd	name=sysd stopped=host"
 chk "an init in a child cgroup" 0 "^RESULT: ok$"
 like "... names the init's cgroup" "$("$HS" --check "$A")" "^task: +pid $SI \(container init\) in /.*/$HJ_RUN/sysd/init\.scope$"
-ct_start sysd/y sysd2 || { echo "Bail out! no container"; exit 1; }
+ct_start sysd/y sysd2 || bail_out "no container"
 chk "two containers in the subtree" 1 "^PROBLEM: container sysd \(cgroup $HJ_RUN/sysd\): the cgroup holds more than one container: logins are refused"
 
 rules "$A	$CG	name=web1"

@@ -5,6 +5,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "tap.h"
 #include "conf.h"
 
 static const char *const no_groups[] = { NULL };
@@ -734,8 +736,6 @@ START_TEST(test_load_ok)
 	struct hj_conf_error err = { .msg = "" };
 	char path[64];
 
-	if (geteuid() != 0)
-		return; /* a root-owned file needs root */
 	snprintf(path, sizeof(path), "%s/hijack.conf", tmpdir);
 	write_file(path, "alice ctr/a\n", 0644);
 	ck_assert_int_eq(load(path, &err), 0);
@@ -755,8 +755,6 @@ START_TEST(test_load_insecure)
 	struct hj_conf_error err = { .msg = "" };
 	char path[64], link[64], fifo[64];
 
-	if (geteuid() != 0)
-		return;
 	snprintf(path, sizeof(path), "%s/hijack.conf", tmpdir);
 	write_file(path, "alice ctr/a\n", 0664);
 	ck_assert_int_eq(load(path, &err), -EPERM);
@@ -801,8 +799,6 @@ START_TEST(test_load_too_large)
 	char path[64];
 	int fd;
 
-	if (geteuid() != 0)
-		return;
 	snprintf(path, sizeof(path), "%s/big.conf", tmpdir);
 	write_file(path, "", 0644);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -820,8 +816,6 @@ START_TEST(test_load_fd)
 	char path[64];
 	int fd;
 
-	if (geteuid() != 0)
-		return;
 	snprintf(path, sizeof(path), "%s/fd.conf", tmpdir);
 	write_file(path, "a -\nb -\n", 0644);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -870,8 +864,6 @@ START_TEST(test_load_match_chunks)
 	char *text = malloc(cap + 1), path[64];
 	size_t cstart;
 
-	if (geteuid() != 0)
-		return;
 	ck_assert_ptr_nonnull(text);
 	snprintf(path, sizeof(path), "%s/big.conf", tmpdir);
 	/* lines of every length from 12 to 52 bytes, CRLF now and then */
@@ -931,8 +923,6 @@ START_TEST(test_resolve_user)
 	struct passwd pw = { .pw_name = "root", .pw_uid = 0, .pw_gid = 0 };
 	char path[64];
 
-	if (geteuid() != 0)
-		return;
 	snprintf(path, sizeof(path), "%s/r.conf", tmpdir);
 	/* root's primary group "root" is matched by name */
 	write_file(path, "* ctr/all\n@root ctr/%g/%u-%U\n", 0644);
@@ -983,7 +973,7 @@ START_TEST(test_audit_format)
 }
 END_TEST
 
-static Suite *conf_suite(void)
+static Suite *conf_suite(bool root)
 {
 	Suite *s = suite_create("conf");
 	TCase *tc = tcase_create("parse");
@@ -1017,13 +1007,10 @@ static Suite *conf_suite(void)
 	suite_add_tcase(s, tc);
 
 	tcase_add_checked_fixture(tf, setup_dir, teardown_dir);
-	tcase_add_test(tf, test_load_ok);
-	tcase_add_test(tf, test_load_insecure);
-	tcase_add_test(tf, test_load_too_large);
-	tcase_add_test(tf, test_load_fd);
-	tcase_add_test(tf, test_load_match_chunks);
-	tcase_add_test(tf, test_resolve_user);
-	suite_add_tcase(s, tf);
+	/* root-owned files */
+	tap_add_if(s, tf, "files", root, "needs root", test_load_ok,
+		   test_load_insecure, test_load_too_large, test_load_fd,
+		   test_load_match_chunks, test_resolve_user);
 
 	tcase_add_test(ta, test_audit_format);
 	suite_add_tcase(s, ta);
@@ -1032,12 +1019,11 @@ static Suite *conf_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(conf_suite());
+	bool root = geteuid() == 0;
+	SRunner *sr = srunner_create(conf_suite(root));
 	int failed;
 
-	srunner_set_tap(sr, "/dev/stdout");
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
+	failed = tap_run(sr, CK_ENV);
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

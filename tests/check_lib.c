@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tap.h"
 #include "hijack.h"
 #include "util.h"
 
@@ -709,8 +711,6 @@ static void tree_case(bool v2)
 	size_t nh;
 	int i;
 
-	if (geteuid() != 0)
-		return;
 	h = hierarchies(&nh);
 	snprintf(name, sizeof(name), "hj-tree-%d-%d", (int)getpid(), v2);
 	i = writable_hierarchy(h, nh, v2, name);
@@ -973,8 +973,6 @@ START_TEST(spec_tree_bounded)
 	size_t nh, len;
 	int i, d;
 
-	if (geteuid() != 0)
-		return;
 	h = hierarchies(&nh);
 	snprintf(name, sizeof(name), "hj-deep-%d", (int)getpid());
 	i = writable_hierarchy(h, nh, true, name);
@@ -1381,12 +1379,14 @@ START_TEST(exit_codes)
 }
 END_TEST
 
-static Suite *lib_suite(void)
+static Suite *lib_suite(bool root)
 {
 	Suite *s = suite_create("libhijack");
 	TCase *parse = tcase_create("parsers");
 	TCase *cgroup = tcase_create("cgroups");
+	TCase *rcgroup = tcase_create("root-cgroups");
 	TCase *target = tcase_create("targets");
+	TCase *rtarget = tcase_create("root-targets");
 
 	tcase_add_test(parse, status_parses_fields);
 	tcase_add_test(parse, status_rejects_garbage);
@@ -1405,39 +1405,35 @@ static Suite *lib_suite(void)
 	suite_add_tcase(s, parse);
 	tcase_add_test(cgroup, not_a_cgroup_file_is_ebadf);
 	tcase_add_test(cgroup, spec_refuses_escapes);
-	tcase_add_test(cgroup, cgroup_walk_matches_openat2);
 	tcase_add_test(cgroup, hierarchies_thread_safe);
-	tcase_add_test(cgroup, hierarchies_large_mountinfo);
 	suite_add_tcase(s, cgroup);
+	/* they write cgroups, mount and clone new namespaces */
+	tap_add_if(s, rcgroup, "root-cgroups", root, "needs root",
+		   cgroup_walk_matches_openat2, hierarchies_large_mountinfo);
 	/* valgrind 3.19 has no pidfd_open: tests/valgrind.sh leaves these */
 	tcase_set_tags(target, "pidfd");
 	tcase_add_test(target, pid_target_pins_and_sees_death);
 	tcase_add_test(target, zombie_is_not_a_target);
-	tcase_add_test(target, spawn_rejects_flags_before_anything);
 	tcase_add_test(target, pidfd_target);
-	tcase_add_test(target, spec_falls_back_to_v1);
-	tcase_add_test(target, confinement_read_and_applied);
-	tcase_add_test(target, confinement_filter_without_nnp);
-	tcase_add_test(target, confinement_strict_refused);
-	tcase_add_test(target, confinement_traced_is_busy);
-	tcase_add_test(target, confinement_of_unconfined);
-	tcase_add_test(target, spec_tree_v2);
-	tcase_add_test(target, spec_tree_v1);
-	tcase_add_test(target, spec_tree_bounded);
-	if (geteuid() == 0)
-		tcase_add_test(target, state_pids_max_and_frozen);
 	suite_add_tcase(s, target);
+	tcase_set_tags(rtarget, "pidfd");
+	tap_add_if(s, rtarget, "root-targets", root, "needs root",
+		   spawn_rejects_flags_before_anything,
+		   confinement_read_and_applied, confinement_filter_without_nnp,
+		   confinement_strict_refused, confinement_traced_is_busy,
+		   confinement_of_unconfined, spec_falls_back_to_v1,
+		   spec_tree_v2, spec_tree_v1, spec_tree_bounded,
+		   state_pids_max_and_frozen);
 	return s;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(lib_suite());
+	bool root = geteuid() == 0;
+	SRunner *sr = srunner_create(lib_suite(root));
 	int failed;
 
-	srunner_set_tap(sr, "/dev/stdout");
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
+	failed = tap_run(sr, CK_NORMAL);
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -33,10 +33,10 @@ pkg_state() { dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null; }
 for p in $PKGS; do
 	st=$(pkg_state "$p")
 	[ -z "$st" ] || [ "$st" = not-installed ] ||
-		skip_all "package $p is '$st' here: not ours to replace or purge"
+		skip_all "cannot: package $p is '$st' here, not ours to replace or purge"
 done
-[ -e "$CONF" ] || [ -L "$CONF" ] && skip_all "$CONF exists: not ours to replace or purge"
-! grep -qx "$HS" /etc/shells || skip_all "/etc/shells lists $HS: not ours to remove"
+[ -e "$CONF" ] || [ -L "$CONF" ] && skip_all "cannot: $CONF exists, not ours to replace or purge"
+! grep -qx "$HS" /etc/shells || skip_all "cannot: /etc/shells lists $HS, not ours to remove"
 
 W=$HJ_TMP/deb
 if ! deb_build "$W"; then
@@ -60,7 +60,7 @@ while read -r type path; do
 	if [ "$type" = d ]; then
 		[ -e "$path" ] || NEWDIRS+=("$path")
 	elif [ -e "$path" ] || [ -L "$path" ]; then
-		skip_all "$path exists (installed by hand?): not ours to replace or remove"
+		skip_all "cannot: $path exists (installed by hand?), not ours to replace or remove"
 	fi
 done <<<"$PATHS"
 ok "dpkg-buildpackage -us -uc -b succeeds"
@@ -114,7 +114,7 @@ out=$(export -f stacks; unshare --mount --propagation private bash -c "
 	stacks; echo
 	pam-auth-update --package --remove hijack || echo remove failed; stacks" 2>&1)
 case $? in
-2) skip "pam-auth-update --enable hijack" "/etc/pam.d/common-* have local modifications" ;;
+2) skip "pam-auth-update --enable hijack" "cannot: /etc/pam.d/common-* have local modifications" ;;
 *)
 	is "pam-auth-update --enable hijack: account and session lines in common-*" "$(head -n1 <<<"$out")" \
 		"account required pam_hijack.so,session required pam_hijack.so,session required pam_hijack.so,"
@@ -132,12 +132,12 @@ D=$HJ_TMP/ssh
 mkdir -p "$D/home"
 for u in $U1 $U2; do
 	"$U" useradd "$u" -M -s "$HS" -d "$D/home" >/dev/null ||
-		{ echo "Bail out! useradd $u"; exit 1; }
+		bail_out "useradd $u"
 	usermod -p '*' "$u"
 done
 make_rootfs "$HJ_TMP/r1" web1
-echo "$U1:x:$(id -u $U1):$(id -g $U1)::/:/bin/sh" >>"$HJ_TMP/r1/etc/passwd"
-ct_start web1 web1 "$HJ_TMP/r1" || { echo "Bail out! container web1"; exit 1; }
+rootfs_add_user "$HJ_TMP/r1" "$U1" /
+ct_start web1 web1 "$HJ_TMP/r1" || bail_out "container web1"
 I1=$CT_INIT
 cg_create stopped
 cat >>"$CONF" <<EOF

@@ -33,7 +33,7 @@ hj_conf_take
 
 HJ_CLEANUP+=("'$US' del $RU >/dev/null 2>&1")
 "$US" useradd "$RU" -M -s "$HSU" -d "$HJ_TMP/home" >/dev/null ||
-	{ echo "Bail out! useradd $RU"; exit 1; }
+	bail_out "useradd $RU"
 usermod -p '*' "$RU"
 grep -q "^$RU:" /etc/subuid || skip_all "useradd gave $RU no subordinate uid range"
 ruid=$(id -u "$RU") rgid=$(id -g "$RU")
@@ -51,7 +51,7 @@ P="podman --root $HJ_TMP/home/storage --runroot $HJ_TMP/xdg/runroot
 P=$(echo $P)
 
 # -- the admin step: the user's delegated cgroup (below the run's cgroup)
-cg_create "" || { echo "Bail out! cgroups"; exit 1; }
+cg_create "" || bail_out "cgroups"
 "$DELEGATE" --base "$BASE" "$RU"
 check "hijack-delegate: the user owns their cgroup on every hierarchy" \
 	bash -c "for h in $(hj_hierarchies | tr '\n' ' '); do
@@ -84,8 +84,7 @@ HJ_CLEANUP+=("'$US' del $RU >/dev/null 2>&1")
 			localhost/hjbbx /bin/sleep 100000"
 ) >"$HJ_TMP/podman.out" 2>&1 || {
 	sed 's/^/# /' "$HJ_TMP/podman.out"
-	echo "Bail out! rootless podman run failed"
-	exit 1
+	bail_out "rootless podman run failed"
 }
 INIT=$(asuser $P inspect -f '{{.State.Pid}}' web)
 diag "rootless init pid $INIT, $(grep '^0::' /proc/$INIT/cgroup)"

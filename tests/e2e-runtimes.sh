@@ -28,7 +28,7 @@ hj_conf_take
 HJ_CLEANUP+=("'$U' del ${USR[*]} >/dev/null 2>&1")
 for rt in $RUNTIMES; do
 	"$U" useradd "${USR[$rt]}" -M -s "$HS" -d "$D/home" >/dev/null ||
-		{ echo "Bail out! useradd ${USR[$rt]}"; exit 1; }
+		bail_out "useradd ${USR[$rt]}"
 	usermod -p '*' "${USR[$rt]}"
 done
 mkdir -p "$D/home"
@@ -37,7 +37,7 @@ mkroot() { # DIR HOSTNAME
 	local u
 	make_rootfs "$1" "$2"
 	for u in "${USR[@]}"; do
-		echo "$u:x:$(id -u "$u"):$(id -g "$u")::/:/bin/sh" >> "$1/etc/passwd"
+		rootfs_add_user "$1" "$u" /
 	done
 	chmod 1777 "$1/tmp"
 }

@@ -36,7 +36,7 @@ mkroot() { # DIR HOSTNAME
 	copy_bin "$1" /usr/bin/scp
 	cp "$top_builddir/tests/helpers/hj-tiocsti" "$1/bin/"
 	for u in $U1 $U2 $U5; do
-		echo "$u:x:$(id -u $u):$(id -g $u)::/home/$u:/bin/sh" >> "$1/etc/passwd"
+		rootfs_add_user "$1" "$u"
 		mkdir -p "$1/home/$u"
 		chown "$(id -u $u):$(id -g $u)" "$1/home/$u"
 	done
@@ -57,9 +57,9 @@ for u in $U1 $U2 $U3 $U4 $U5 $U6; do
 done
 mkroot "$HJ_TMP/r1" web1
 mkroot "$HJ_TMP/r2" web2
-ct_start web1 web1 "$HJ_TMP/r1" || { echo "Bail out! container web1"; exit 1; }
+ct_start web1 web1 "$HJ_TMP/r1" || bail_out "container web1"
 I1=$CT_INIT
-ct_start web2 web2 "$HJ_TMP/r2" || { echo "Bail out! container web2"; exit 1; }
+ct_start web2 web2 "$HJ_TMP/r2" || bail_out "container web2"
 I2=$CT_INIT
 cg_create stopped
 # a cgroup that holds only a host process (one a user moved there)

@@ -6,7 +6,7 @@ require_root
 
 ROOTFS=$HJ_TMP/rootfs
 make_rootfs "$ROOTFS" web1
-ct_start web1 web1 "$ROOTFS" || { echo "Bail out! cannot start container"; exit 1; }
+ct_start web1 web1 "$ROOTFS" || bail_out "cannot start container"
 HELPER=$CT_HELPER INIT=$CT_INIT
 HOST_UTS=$(ns_of $$ uts)
 V2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
@@ -185,7 +185,7 @@ for how in $hows; do
 	sleep 0.2
 	is "thawed container ($how): enterable again" "$("$HIJACK" pid "$INIT" hostname)" web1
 done
-[ -n "$hows" ] || skip "frozen container" "no freezer on this machine"
+[ -n "$hows" ] || skip "frozen container" "kernel: no freezer on this machine"
 
 # -- a container at its pids.max: the clone's EAGAIN, told as pids.max and
 #    never as "frozen" (the library gives frozen a code of its own)
@@ -236,7 +236,7 @@ $(ns_of "$uinit" user)"
 	out=$(runuser -u nobody -- "$HIJACK" pid "$uinit" true 2>&1)
 	like "rootless: another user may not enter" "$out" "Operation not permitted"
 else
-	skip "rootless container" "unprivileged user namespaces are disabled"
+	skip "rootless container" "kernel: unprivileged user namespaces are disabled"
 fi
 
 # -- confined as the container's init (issue #13): the bounding set,
@@ -255,7 +255,7 @@ wait_seccomp() {
 	return 1
 }
 CT_WRAP="/hj-confined -n -f 2" ct_start conf1 conf1 "$ROOTFS" &&
-	wait_seccomp "$CT_INIT" 2 || { echo "Bail out! cannot start a confined container"; exit 1; }
+	wait_seccomp "$CT_INIT" 2 || bail_out "cannot start a confined container"
 CINIT=$CT_INIT
 want=$(sec_fields "/proc/$CINIT/status")
 diag "confined init $CINIT: $want"
@@ -297,7 +297,7 @@ is "traced confined init: still traced only by its tracer, then free, never stop
 	"$(status_field "$CINIT" State):$(status_field "$CINIT" TracerPid)" S:0
 
 CT_WRAP="/hj-confined -f 1" ct_start conf2 conf2 "$ROOTFS" && wait_seccomp "$CT_INIT" 2 ||
-	{ echo "Bail out! cannot start a confined container"; exit 1; }
+	bail_out "cannot start a confined container"
 is "an init without no_new_privs: its filter, loaded while privileged" \
 	"$("$HIJACK" pid "$CT_INIT" sh -c 'cat /proc/self/status' | sec_fields)" \
 	"$(sec_fields "/proc/$CT_INIT/status")"
@@ -315,7 +315,7 @@ is "a setuid-root program run by another user inside: only the init's bounding s
 rm -f "$ROOTFS/hj-suid"
 
 CT_WRAP="/hj-confined -S" CT_COMM=hj-confined ct_start conf3 conf3 "$ROOTFS" &&
-	wait_seccomp "$CT_INIT" 1 || { echo "Bail out! cannot start a strict-mode container"; exit 1; }
+	wait_seccomp "$CT_INIT" 1 || bail_out "cannot start a strict-mode container"
 rm -f "$ROOTFS/tmp/ran"
 out=$("$HIJACK" pid "$CT_INIT" touch /tmp/ran 2>&1); rc=$?
 is "a strict-mode init: refused with exit 1" "$rc" 1

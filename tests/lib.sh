@@ -35,10 +35,16 @@ like() {
 isnt() {
 	if [ "$2" != "$3" ]; then ok "$1"; else not_ok "$1: got '$2', expected anything else"; fi
 }
+# skip DESC REASON, skip_all REASON.  tests/run counts a skip as a failure
+# on Debian 12 (where tests/deps.sh installs everything) unless REASON
+# starts with "kernel:" (a kernel feature or mount the machine lacks) or
+# "cannot:" (a state of the machine that is not the test's to change).
 skip() { T_N=$((T_N + 1)); echo "ok $T_N - $1 # SKIP $2"; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 done_testing() { echo "1..$T_N"; }
 diag() { echo "# $*"; }
+# bail_out MSG: stop the whole test (TAP "Bail out!"), a failure
+bail_out() { echo "Bail out! $*"; exit 1; }
 
 require_root() { [ "$(id -u)" = 0 ] || skip_all "needs root"; }
 # require_tools CMD...: skip the whole test unless each is in PATH or sbin
@@ -100,6 +106,24 @@ make_rootfs() {
 	mknod -m 666 "$r/dev/zero" c 1 5
 	mknod -m 666 "$r/dev/urandom" c 1 9
 	mknod -m 666 "$r/dev/tty" c 5 0
+}
+
+# rootfs_add_user ROOTFS USER [HOME [SHELL]]: USER (a host user) in the
+# container's /etc/passwd, with the host's uid and gid (defaults:
+# /home/USER, /bin/sh)
+rootfs_add_user() {
+	local r=$1 u=$2
+	echo "$u:x:$(id -u "$u"):$(id -g "$u")::${3:-/home/$u}:${4:-/bin/sh}" \
+		>> "$r/etc/passwd"
+}
+
+# asan_preload SO: the ASan runtime that SO (an --enable-asan build) links,
+# which a program loading SO (sshd, pamtester) must preload; empty output
+# when SO is not sanitized
+asan_preload() {
+	local asan
+	asan=$(readelf -d "$1" 2>/dev/null | sed -n 's/.*\[\(libasan[^]]*\)\].*/\1/p')
+	[ -z "$asan" ] || ${CC:-cc} -print-file-name="$asan"
 }
 
 # ct_start NAME HOSTNAME [ROOTFS]: a container in cgroup NAME, new

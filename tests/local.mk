@@ -8,7 +8,7 @@ AM_TESTS_ENVIRONMENT = top_builddir='$(abs_top_builddir)'; hj_conf='$(sconfdir)/
 	top_srcdir='$(abs_top_srcdir)'; export top_builddir top_srcdir;
 
 check_PROGRAMS += tests/check_lib tests/helpers/hj-ptrace
-tests_check_lib_SOURCES = tests/check_lib.c
+tests_check_lib_SOURCES = tests/check_lib.c tests/tap.h
 tests_check_lib_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_lib_LDADD = lib/libhijack.la $(CHECK_LIBS)
 tests_helpers_hj_ptrace_SOURCES = tests/helpers/hj-ptrace.c
@@ -27,7 +27,7 @@ EXTRA_DIST += tests/lib.sh tests/hijack-cli.sh
 # hijack.conf parser and audit formatting
 check_PROGRAMS += tests/check_conf
 TESTS += tests/check_conf
-tests_check_conf_SOURCES = tests/check_conf.c
+tests_check_conf_SOURCES = tests/check_conf.c tests/tap.h
 tests_check_conf_CPPFLAGS = $(AM_CPPFLAGS) -DABS_TOP_SRCDIR='"$(abs_top_srcdir)"'
 tests_check_conf_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_conf_LDADD = lib/libhijack.la $(CHECK_LIBS)
@@ -43,7 +43,7 @@ tests_check_sshdconf_LDADD = $(CHECK_LIBS)
 # pam_hijack.so through the real libpam (needs root: users, cgroups)
 check_PROGRAMS += tests/check_pam
 TESTS += tests/check_pam
-tests_check_pam_SOURCES = tests/check_pam.c
+tests_check_pam_SOURCES = tests/check_pam.c tests/tap.h
 tests_check_pam_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DABS_TOP_BUILDDIR='"$(abs_top_builddir)"' \
 	-DABS_TOP_SRCDIR='"$(abs_top_srcdir)"'

@@ -24,11 +24,11 @@ users=()
 for i in $(seq 0 $((N_USERS - 1))); do
 	u=hjts${id}u$i
 	users+=("$u")
-	"$U" useradd "$u" -M -s "$HS" -d "$D" >/dev/null || { echo "Bail out! useradd"; exit 1; }
+	"$U" useradd "$u" -M -s "$HS" -d "$D" >/dev/null || bail_out "useradd"
 	usermod -p '*' "$u"
 	r=$HJ_TMP/r$i
 	make_rootfs "$r" "s$i" >/dev/null 2>&1
-	ct_start "s$i" "soak$i" "$r" || { echo "Bail out! container $i"; exit 1; }
+	ct_start "s$i" "soak$i" "$r" || bail_out "container $i"
 	eval "INIT_$i=$CT_INIT"
 	printf '%s\t%s/s%s\n' "$u" "$HJ_RUN" "$i" >> "$CONF"
 done

@@ -40,7 +40,7 @@ hj_shell_install() {
 	cp "$SHELL_BIN" "$1/hijack-shell"
 	chmod 755 "$1/hijack-shell"
 	setcap "$HIJACK_SHELL_CAPS" "$1/hijack-shell" ||
-		{ echo "Bail out! setcap failed"; exit 1; }
+		bail_out "setcap failed"
 	HS=$1/hijack-shell
 }
 
@@ -49,13 +49,13 @@ hj_conf_take() {
 	CONF=${hj_conf:-/usr/local/etc/security/hijack.conf}
 	dir=$(dirname "$CONF")
 	[ "${HJ_PRIVATE_MOUNTS-}" = 1 ] ||
-		{ echo "Bail out! hj_conf_take outside a private mount namespace"; exit 1; }
+		bail_out "hj_conf_take outside a private mount namespace"
 	mkdir -p "$dir" "$HJ_TMP/confdir"
 	cp -a "$dir/." "$HJ_TMP/confdir/"
 	rm -f "$HJ_TMP/confdir/hijack.conf"
 	chmod 755 "$HJ_TMP/confdir"
 	mount --bind "$HJ_TMP/confdir" "$dir" ||
-		{ echo "Bail out! cannot bind mount over $dir"; exit 1; }
+		bail_out "cannot bind mount over $dir"
 	HJ_CLEANUP+=("umount -l '$dir'")
 }
 
@@ -103,11 +103,9 @@ PermitTunnel no
 ${SSHD_EXTRA-}
 EOF
 	# an --enable-asan module needs the runtime preloaded into sshd
-	asan=$(readelf -d "$MODULE" 2>/dev/null |
-		sed -n 's/.*\[\(libasan[^]]*\)\].*/\1/p')
+	asan=$(asan_preload "$MODULE")
 	env=()
-	[ -z "$asan" ] || env=("LD_PRELOAD=$(${CC:-cc} -print-file-name="$asan")"
-		ASAN_OPTIONS=detect_leaks=0)
+	[ -z "$asan" ] || env=("LD_PRELOAD=$asan" ASAN_OPTIONS=detect_leaks=0)
 	env "${env[@]}" "/usr/local/sbin/$SVC" -f "$SSHD_CONFIG" -D -e \
 		2>"$d/sshd.log" &
 	SSHD=$!

@@ -21,7 +21,11 @@
 			abort(); \
 	} while (0)
 
-/* The hybrid layout of the test machines (FIELD-NOTES). */
+/*
+ * A hybrid layout (Debian 11/12 without systemd.unified_cgroup_hierarchy):
+ * v1 controllers under /sys/fs/cgroup/<controller>, cgroup2 at
+ * /sys/fs/cgroup/unified; one v1 hierarchy mounted from a subdirectory.
+ */
 static const char hybrid[] =
 	"24 30 0:22 / /sys ro - sysfs sysfs rw\n"
 	"27 24 0:25 / /sys/fs/cgroup ro - tmpfs tmpfs ro,mode=755\n"
