@@ -55,6 +55,7 @@ fi >"$blog" 2>&1 || build_fail "cannot copy the sources"
 progs=()
 for h in "${harnesses[@]}"; do progs+=("tests/fuzz/fuzz_$h"); done
 # not inside a make of ours: no make variables leak in
+# shellcheck disable=SC2016 # expanded by sh -c
 if ! (cd "$src" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL sh -c \
 	'./autogen.sh && ./configure CC="$0" CFLAGS="-g -O1" --enable-fuzzing \
 	--enable-werror && make -j2 "$@"' "$cc" "${progs[@]}") \
