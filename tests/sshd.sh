@@ -33,7 +33,11 @@ hj_private_mounts() {
 
 MODULE=$top_builddir/pam_hijack/.libs/pam_hijack.so
 SHELL_BIN=$top_builddir/hijack-shell/hijack-shell
-HIJACK_SHELL_CAPS=cap_sys_admin,cap_sys_chroot,cap_sys_ptrace,cap_dac_override,cap_audit_write,cap_setgid,cap_setpcap+ep
+# the file capabilities of an installed hijack-shell, as configure.ac
+# defines them (AC_SUBST into the Makefile)
+HIJACK_SHELL_CAPS=$(sed -n 's/^HIJACK_SHELL_CAPS = //p' "$top_builddir/Makefile" 2>/dev/null)
+[ -n "$HIJACK_SHELL_CAPS" ] ||
+	bail_out "no HIJACK_SHELL_CAPS in $top_builddir/Makefile (configure first)"
 
 hj_shell_install() {
 	mkdir -p "$1"

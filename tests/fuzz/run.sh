@@ -1,20 +1,26 @@
 #!/bin/bash
-# Build the libFuzzer harnesses straight from the library sources with
-# clang-14 (ASan + UBSan + libFuzzer), run each for FUZZ_SECONDS (default
-# 60) from its seed corpus, and print TAP.  A crash, leak, hang or
-# sanitizer report fails the run and leaves the input in $FUZZ_OUT.
+# Build the libFuzzer harnesses with clang-14 (ASan + UBSan + libFuzzer)
+# through the build system, in a copy of the sources configured with
+# --enable-fuzzing (build-fuzz/, as tests/asan.sh does for ASan; the
+# harnesses and what they link are in tests/fuzz/local.mk), run each for
+# FUZZ_SECONDS (default 60) from its seed corpus, and print TAP.  A crash,
+# leak, hang or sanitizer report fails the run and leaves the input in
+# $FUZZ_OUT.
 #
 #	tests/fuzz/run.sh [harness...]	# conf proc shell args pamopt sshdconf;
 #					# default: all
 #
 # FUZZ_SECONDS=600 FUZZ_OUT=/var/tmp/fuzz tests/fuzz/run.sh conf  # offline
 # FUZZ_SECONDS=0 only replays the checked-in corpus (past findings included).
+# FUZZ_BUILD=DIR builds there (default: build-fuzz beside the sources).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 secs=${FUZZ_SECONDS:-60}
 out=${FUZZ_OUT:-$top/tests/fuzz/out}
 cc=${FUZZ_CC:-clang-14}
+dir=${FUZZ_BUILD:-$top/build-fuzz}
+src=$dir/src
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(conf proc shell args pamopt sshdconf)
 
@@ -24,43 +30,46 @@ if ! command -v "$cc" >/dev/null; then
 fi
 mkdir -p "$out" || exit 1
 
-# the library needs only what AC_USE_SYSTEM_EXTENSIONS gives it
-printf '#define _GNU_SOURCE 1\n' > "$out/config.h"
-cflags=(-g -O1 "-fsanitize=fuzzer,address,undefined"
-	-fno-sanitize-recover=all -fno-omit-frame-pointer
-	-Wall -Wextra -Wno-unused-parameter -Werror
-	-I"$out" -I"$top/lib" -DSCONFDIR='"/etc/security"')
-# shellcheck disable=SC2207
-cgflags=($(pkg-config --cflags libcgroup 2>/dev/null))
-# shellcheck disable=SC2207
-cglibs=($(pkg-config --libs libcgroup 2>/dev/null || echo -lcgroup))
-libsrc=("$top/lib/cgroup.c" "$top/lib/proc.c")
+# a copy of the sources: automake builds out of tree only from an
+# unconfigured source tree, and tests/run builds in tree
+build_fail() {
+	echo "1..${#harnesses[@]}"
+	tail -20 "$blog" | sed 's/^/# /'
+	n=0
+	for h in "${harnesses[@]}"; do
+		n=$((n + 1))
+		echo "not ok $n - fuzz $h: $1 (log $blog)"
+	done
+	exit 1
+}
+rm -rf "$src" && mkdir -p "$src" || exit 1
+blog=$dir/build.log
+if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+	(cd "$top" && git ls-files -co --exclude-standard -z |
+		rsync -a --from0 --files-from=- ./ "$src/")
+else
+	rsync -a --exclude=/build-fuzz --exclude=/build-asan \
+		--exclude=/tests/fuzz/out "$top/" "$src/" &&
+		{ [ ! -f "$src/Makefile" ] || make -C "$src" distclean >/dev/null; }
+fi >"$blog" 2>&1 || build_fail "cannot copy the sources"
+progs=()
+for h in "${harnesses[@]}"; do progs+=("tests/fuzz/fuzz_$h"); done
+# not inside a make of ours: no make variables leak in
+# shellcheck disable=SC2016 # expanded by sh -c
+if ! (cd "$src" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL sh -c \
+	'./autogen.sh && ./configure CC="$0" CFLAGS="-g -O1" --enable-fuzzing \
+	--enable-werror && make -j2 "$@"' "$cc" "${progs[@]}") \
+	>>"$blog" 2>&1; then
+	build_fail "build failed"
+fi
 
 echo "1..${#harnesses[@]}"
 n=0 failed=0
 for h in "${harnesses[@]}"; do
 	n=$((n + 1))
-	case $h in
-	conf) src=("$here/fuzz_$h.c" "${libsrc[@]}" "$top/lib/conf.c") ;;
-	shell) src=("$here/fuzz_$h.c" -I"$top/hijack-shell"
-		"$top/hijack-shell/account.c" "$top/hijack-shell/caps.c" "$top/hijack-shell/environ.c") ;;
-	args) src=("$here/fuzz_$h.c" -I"$top/hijack" -I"$top/hijack-shell"
-		"$top/hijack/args.c" "$top/hijack-shell/args.c") ;;
-	pamopt) src=("$here/fuzz_$h.c" -I"$top/pam_hijack"
-		"$top/pam_hijack/options.c") ;;
-	sshdconf) src=("$here/fuzz_$h.c" -I"$top/hijack-shell"
-		"$top/hijack-shell/sshdconf.c") ;;
-	*) src=("$here/fuzz_$h.c" "${libsrc[@]}") ;;
-	esac
-	bin=$out/fuzz_$h
+	bin=$src/tests/fuzz/fuzz_$h
 	log=$out/fuzz_$h.log
-	if ! "$cc" "${cflags[@]}" "${cgflags[@]}" -o "$bin" "${src[@]}" \
-		"${cglibs[@]}" >"$log" 2>&1; then
-		sed 's/^/# /' "$log" | tail -20
-		echo "not ok $n - fuzz $h: build failed"
-		failed=1
-		continue
-	fi
+	: >"$log"
 	# new inputs go to a scratch corpus; the checked-in seeds stay small
 	mkdir -p "$out/corpus_$h" "$out/crash_$h"
 	if [ "$secs" -gt 0 ] 2>/dev/null; then
