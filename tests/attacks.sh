@@ -260,11 +260,7 @@ isnt "a user may not run --check for another user" "$rc" 0
 
 # -- 28-34: never the host by accident: only a container's init is entered,
 # found anywhere in the rule's subtree; stopped=host only for a missing cgroup
-cg_create hostonly
-( for h in $(hj_hierarchies); do echo "$BASHPID" > "$(cg_path "$h" hostonly)/cgroup.procs"; done
-  exec sleep 1000000 ) </dev/null >/dev/null 2>&1 &
-HJ_PIDS+=("$!")
-sleep 0.2
+host_in_cgroup hostonly || bail_out "hostonly"
 write_conf "$A	$HJ_RUN/hostonly	stopped=host"
 out=$(as $A -- -c hostname 2>&1); rc=$?
 isnt "a cgroup holding only a host process (stopped=host) refuses the login" "$rc" 0

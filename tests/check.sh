@@ -110,11 +110,7 @@ rules "$A	$HJ_RUN/conf2	name=conf2"
 chk "an init in seccomp strict mode" 1 "^PROBLEM: container conf2: its init runs in seccomp strict mode: logins are refused$"
 
 # a host process in a cgroup of its own: no namespace differs
-cg_create hostonly
-( for h in $(hj_hierarchies); do echo "$BASHPID" > "$(cg_path "$h" hostonly)/cgroup.procs"; done
-  exec sleep 1000000 ) </dev/null >/dev/null 2>&1 &
-HJ_PIDS+=("$!")
-sleep 0.2
+host_in_cgroup hostonly || bail_out "hostonly"
 rules "$A	$HJ_RUN/hostonly	name=fake"
 chk "a host cgroup, not a container" 1 "^PROBLEM: container fake \(cgroup $HJ_RUN/hostonly\): the cgroup holds no container, only host processes: logins are refused"
 rules "$A	$HJ_RUN/hostonly	name=fake stopped=host"

@@ -63,10 +63,7 @@ ct_start web2 web2 "$HJ_TMP/r2" || bail_out "container web2"
 I2=$CT_INIT
 cg_create stopped
 # a cgroup that holds only a host process (one a user moved there)
-cg_create hostonly
-( for h in $(hj_hierarchies); do echo "$BASHPID" > "$(cg_path "$h" hostonly)/cgroup.procs"; done
-  exec sleep 1000000 ) </dev/null >/dev/null 2>&1 &
-HJ_PIDS+=("$!")
+host_in_cgroup hostonly || bail_out "hostonly"
 
 cat > "$CONF" <<EOF
 # e2e-ssh.sh

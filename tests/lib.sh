@@ -169,6 +169,23 @@ wait_init() {
 	return 1
 }
 
+# host_in_cgroup NAME: a host process (no namespace of its own), as a user
+# might move one into a cgroup, alone in cgroup NAME on every hierarchy.
+# Sets HOST_PID and remembers it for cleanup.
+host_in_cgroup() {
+	local h
+	cg_create "$1" || return 1
+	(
+		for h in $(hj_hierarchies); do
+			echo "$BASHPID" > "$(cg_path "$h" "$1")/cgroup.procs" || exit 1
+		done
+		exec sleep 1000000
+	) </dev/null >/dev/null 2>&1 &
+	HOST_PID=$!
+	HJ_PIDS+=("$HOST_PID")
+	sleep 0.2
+}
+
 # Kill a container (its init takes the whole pid namespace with it).
 ct_kill() {
 	local p
