@@ -224,8 +224,8 @@ else
 	isnt "out of pids: the ssh login fails" "$rc" 0
 	like "out of pids: the user is told why" "$out" \
 		"container full cannot start another process"
-	check "out of pids: nothing ran, inside or on the host" \
-		bash -c "! grep -q inside <<<'$out'"
+	is "out of pids: nothing ran, inside or on the host" \
+		"$(grep -c '^inside$' <<<"$out")" 0
 	# the op=deny records for the container "full" with reason $1
 	deny() {
 		ausearch --input-logs -m VIRT_CONTROL -ts "$TS_DAY" "$TS_TIME" \
@@ -250,7 +250,7 @@ else
 		rc=$?
 		isnt "frozen container: the ssh login fails" "$rc" 0
 		isnt "frozen container: refused, not hung (timeout)" "$rc" 124
-		check "frozen container: nothing ran" bash -c "! grep -q inside <<<'$out'"
+		is "frozen container: nothing ran" "$(grep -c '^inside$' <<<"$out")" 0
 		rec=$(waitfor deny frozen)
 		like "frozen container: an op=deny reason=frozen record (pam_hijack's)" "$rec" \
 			"op=deny vm=\"full\" vm-pid=[0-9]+ user=\"$U2\".*reason=\"frozen\".*exe=\"/usr/sbin/sshd\".*res=failed"
