@@ -99,6 +99,21 @@ is "postinst gave hijack-shell exactly configure's file capabilities (hijack-she
 is "hijack-shell is root-owned 0755, not setuid" "$(stat -c '%U %a' $HS)" "root 755"
 check "postinst did not list hijack-shell in /etc/shells (su -s would bypass it)" bash -c "! grep -qx '$HS' /etc/shells"
 is "$CONF is root-owned 0644" "$(stat -c '%U %a' "$CONF" 2>&1)" "root 644"
+# every installed path README and the man pages name is there (not the
+# files an admin creates in their examples, nor make install's /usr/local)
+examples="/etc/pam.d/hijack-try /etc/security/hijack.conf.new"
+missing=""
+n=0
+for f in $(grep -ohE '/(usr|etc|lib)/[A-Za-z0-9_./+\\-]+' "$top_srcdir/README.md" "$top_srcdir"/man/*.[0-9] |
+	sed 's/\\-/-/g; s/[.,)]*$//' | grep -i hijack | grep -v '^/usr/local/' | sort -u); do
+	case " $examples " in *" $f "*) continue ;; esac
+	n=$((n + 1))
+	[ -e "$f" ] || missing+="$f "
+done
+is "the $n installed paths README and the man pages name exist" "$missing" ""
+for m in hijack.1 hijack-shell.8 pam_hijack.8 hijack.conf.5; do
+	check "man ${m%.*} is installed (section ${m##*.})" man -w "${m##*.}" "${m%.*}"
+done
 check "pam-auth-update knows the profile hijack" grep -qx hijack /var/lib/pam/seen
 check "but did not enable it (Default: no)" bash -c '! grep -l pam_hijack /etc/pam.d/common-*'
 # the profile, enabled and then removed as prerm does, in a private mount
