@@ -1215,28 +1215,43 @@ int hj_conf_match(const struct hj_conf *conf, const char *user, uid_t uid,
 	return 0;
 }
 
-/* getgrgid_r with a buffer that grows; the name in *name, malloc'd. */
-static int group_name(gid_t gid, char **name)
+/*
+ * getgrnam_r(@name), or getgrgid_r(@gid) when @name is NULL, with a
+ * buffer that grows (*buf, malloc'd, the caller frees it even on error).
+ * 0 with *res set (NULL: no such group), or the positive errno.
+ */
+static int group_lookup(const char *name, gid_t gid, struct group *gr,
+			char **buf, struct group **res)
 {
 	size_t size = 4096;
+	int e;
+
+	*buf = NULL;
+	*res = NULL;
+	for (;;) {
+		char *n = realloc(*buf, size);
+
+		if (!n)
+			return ENOMEM;
+		*buf = n;
+		errno = 0;
+		e = name ? getgrnam_r(name, gr, *buf, size, res) :
+			   getgrgid_r(gid, gr, *buf, size, res);
+		if (e != ERANGE || size >= 1024 * 1024)
+			return e;
+		size *= 2;
+	}
+}
+
+/* The name of group @gid in *name, malloc'd. */
+static int group_name(gid_t gid, char **name)
+{
 	struct group gr, *res;
-	char *buf = NULL;
+	char *buf;
 	int e;
 
 	*name = NULL;
-	for (;;) {
-		char *n = realloc(buf, size);
-
-		if (!n) {
-			free(buf);
-			return -ENOMEM;
-		}
-		buf = n;
-		e = getgrgid_r(gid, &gr, buf, size, &res);
-		if (e != ERANGE || size >= 1024 * 1024)
-			break;
-		size *= 2;
-	}
+	e = group_lookup(NULL, gid, &gr, &buf, &res);
 	if (!e && res) {
 		*name = strdup(gr.gr_name);
 		e = *name ? 0 : ENOMEM;
@@ -1265,25 +1280,11 @@ struct member_of {
 static int in_group(void *ctx, const char *name)
 {
 	const struct member_of *mo = ctx;
-	size_t size = 4096;
-	struct group gr, *res = NULL;
-	char *buf = NULL, **mem;
+	struct group gr, *res;
+	char *buf, **mem;
 	int e, i;
 
-	for (;;) {
-		char *n = realloc(buf, size);
-
-		if (!n) {
-			free(buf);
-			return -ENOMEM;
-		}
-		buf = n;
-		errno = 0;
-		e = getgrnam_r(name, &gr, buf, size, &res);
-		if (e != ERANGE || size >= 1024 * 1024)
-			break;
-		size *= 2;
-	}
+	e = group_lookup(name, 0, &gr, &buf, &res);
 	if (e == ENOENT) /* "not found", as getgrnam_r(3) allows */
 		e = 0;
 	if (e || !res) {
