@@ -207,6 +207,11 @@ ns_of() { readlink "/proc/$1/ns/$2"; }
 audit_status() { auditctl -s | awk -v k="$1" '$1 == k { print $2 }'; }
 hj_auditd() {
 	local i before
+	# The kernel takes one audit daemon at a time: runs of the suite in
+	# other checkouts wait here rather than steal each other's records.
+	exec {HJ_AUDIT_LOCK}>/run/hijack-tests-audit.lock
+	flock -w 3600 "$HJ_AUDIT_LOCK" ||
+		bail_out "another test run holds the audit daemon"
 	AUDITD=
 	if [ "$(audit_status pid)" = 0 ]; then
 		auditd -n >"$1/auditd.out" 2>&1 &
