@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * hijack.conf(5): parse the rules once, validate every template at load
- * time, expand them for one user at match time.
+ * hijack.conf(5): one validator (parse_line), one pass over every line,
+ * the first matching rule expanded for the user as it is read; no rule
+ * is kept.
  *
  *	WHO  WHERE  [option=value ...]
  *
@@ -33,10 +34,7 @@ enum who_kind {
 	WHO_UID,
 };
 
-/*
- * One rule.  While a line is parsed its strings point into the line; a
- * rule kept in a struct hj_conf owns copies of them.
- */
+/* One rule; its strings point into the line being parsed. */
 struct rule {
 	unsigned int line;
 	enum who_kind who;
@@ -47,12 +45,6 @@ struct rule {
 	char *path; /* template, no leading '/' */
 	char *name, *shell, *cwd; /* templates, NULL when unset */
 	enum hj_on_stopped on_stopped;
-};
-
-struct hj_conf {
-	struct rule *rules;
-	size_t n, cap;
-	char *name;
 };
 
 /* Values the templates expand to; NULL when unknown. */
@@ -97,25 +89,33 @@ enum {
 	C_SEP = 4, /* separates fields */
 	C_NAME = 8, /* may be in a user or group name */
 	C_SLASH = 16,
+	C_COLON = 32,
+	C_PCT = 64,
 };
 
 static const unsigned char byte_class[256] = {
-	[0] = C_NUL,
-	[0x01 ... 0x08] = C_CTRL,
-	['\t'] = C_SEP,
-	[0x0a ... 0x1f] = C_CTRL,
-	[' '] = C_SEP,
-	['-'] = C_NAME,
-	['.'] = C_NAME,
-	['/'] = C_SLASH,
-	['0' ... '9'] = C_NAME,
-	['A' ... 'Z'] = C_NAME,
-	['_'] = C_NAME,
-	['a' ... 'z'] = C_NAME,
+	[0] = C_NUL,	 [0x01 ... 0x08] = C_CTRL,
+	['\t'] = C_SEP,	 [0x0a ... 0x1f] = C_CTRL,
+	[' '] = C_SEP,	 ['-'] = C_NAME,
+	['.'] = C_NAME,	 ['%'] = C_PCT,
+	['/'] = C_SLASH, ['0' ... '9'] = C_NAME,
+	[':'] = C_COLON, ['A' ... 'Z'] = C_NAME,
+	['_'] = C_NAME,	 ['a' ... 'z'] = C_NAME,
 	[0x7f] = C_CTRL,
 };
 
 #define CLASS(c) byte_class[(unsigned char)(c)]
+
+/*
+ * A field of a line, NUL-terminated, with what the tokenizer saw of its
+ * bytes: the classes all of them have, and those any of them has.  The
+ * validator asks these instead of scanning the field again.
+ */
+struct field {
+	char *s;
+	size_t len;
+	unsigned char all, any;
+};
 
 /* A copy of untrusted text that is safe to put into a log line. */
 static const char *printable(const char *s, char *buf, size_t size)
@@ -241,8 +241,11 @@ static int expand(const char *t, const struct vars *v, char *out, size_t size,
 	return 0;
 }
 
-/* An expanded cgroup path: relative, normalised, not the root, no ':'. */
-static int check_cgroup_path(const char *path, const char **why)
+/*
+ * An expanded cgroup path: relative, normalised, not the root, no ':'
+ * (not looked for unless @colon: it may have one).
+ */
+static int check_cgroup_path(const char *path, bool colon, const char **why)
 {
 	int r;
 
@@ -250,7 +253,7 @@ static int check_cgroup_path(const char *path, const char **why)
 		*why = "is a hierarchy root";
 		return -EINVAL;
 	}
-	if (strchr(path, ':')) {
+	if (colon && strchr(path, ':')) {
 		*why = "contains ':'";
 		return -EINVAL;
 	}
@@ -279,34 +282,6 @@ static int parse_uid(const char *s, size_t len, uid_t *uid)
 		return -ERANGE;
 	*uid = v;
 	return 0;
-}
-
-static void rule_free(struct rule *r)
-{
-	free(r->who_name);
-	free(r->controller);
-	free(r->path);
-	free(r->name);
-	free(r->shell);
-	free(r->cwd);
-}
-
-void hj_conf_free(struct hj_conf *conf)
-{
-	size_t i;
-
-	if (!conf)
-		return;
-	for (i = 0; i < conf->n; i++)
-		rule_free(&conf->rules[i]);
-	free(conf->rules);
-	free(conf->name);
-	free(conf);
-}
-
-size_t hj_conf_rule_count(const struct hj_conf *conf)
-{
-	return conf->n;
 }
 
 const char *hj_map_kind_name(enum hj_map_kind kind)
@@ -343,13 +318,13 @@ struct login_user {
 };
 
 struct parser {
-	const char *name;
-	unsigned int line;
+	const char *name; /* of the file being read */
+	unsigned int line; /* in that file */
 	struct hj_conf_error *err;
 	char *buf; /* the current line, HJ_CONF_LINE_MAX + 1 bytes */
-	/* either every rule is kept in @conf ... */
-	struct hj_conf *conf;
-	/* ... or the first rule matching @who is expanded into @m */
+	char *chunk; /* parse_fd()'s read buffer, NULL until a file is read */
+	size_t total; /* bytes of the files read so far */
+	/* the first rule matching @who (NULL: nobody) is expanded into @m */
 	const struct login_user *who;
 	struct hj_mapping *m;
 	bool matched;
@@ -371,9 +346,10 @@ static int template_error(struct parser *p, char bad, const char *in)
 	return PFAIL(p, -EINVAL, "unknown template in '%.64s'", in);
 }
 
-static int parse_who(struct parser *p, const char *tok, struct rule *r)
+static int parse_who(struct parser *p, const struct field *f, struct rule *r)
 {
-	const char *dash;
+	const char *dash, *tok = f->s;
+	bool valid;
 
 	if (tok[0] == '*' && !tok[1]) {
 		r->who = WHO_ANY;
@@ -388,7 +364,7 @@ static int parse_who(struct parser *p, const char *tok, struct rule *r)
 		return 0;
 	}
 	if (tok[0] >= '0' && tok[0] <= '9') {
-		size_t len = strlen(tok);
+		size_t len = f->len;
 		int e;
 
 		r->who = WHO_UID;
@@ -411,20 +387,27 @@ static int parse_who(struct parser *p, const char *tok, struct rule *r)
 				     r->uid_lo, r->uid_hi);
 		return 0;
 	}
-	if (!valid_account_name(tok))
+	/* name bytes only: what valid_account_name() would find, at once */
+	if (f->all & C_NAME)
+		valid = tok[0] != '-' && f->len < HJ_CONF_NAME_MAX;
+	else
+		valid = valid_account_name(tok);
+	if (!valid)
 		return PFAIL(p, -EINVAL, "bad user name '%.64s'", tok);
 	r->who = WHO_USER;
 	r->who_name = (char *)tok;
 	return 0;
 }
 
-static int parse_where(struct parser *p, char *tok, struct rule *r)
+static int parse_where(struct parser *p, const struct field *f, struct rule *r)
 {
-	const char *colon = strchr(tok, ':'), *path = tok, *why = NULL;
+	char *tok = f->s;
+	const char *colon = f->any & C_COLON ? strchr(tok, ':') : NULL;
+	const char *path = tok, *why = NULL;
 	char buf[HJ_CGROUP_PATH_MAX], bad = 0;
 	int e;
 
-	if (!strcmp(tok, "-")) {
+	if (f->len == 1 && tok[0] == '-') {
 		r->kind = HJ_MAP_HOST;
 		return 0;
 	}
@@ -437,10 +420,11 @@ static int parse_where(struct parser *p, char *tok, struct rule *r)
 	}
 	if (*path == '/')
 		path++;
-	if (!strchr(path, '%')) {
+	if (!(f->any & C_PCT)) {
 		/* nothing to expand: check the path itself, as expand() would */
-		e = strlen(path) >= sizeof(buf) ? -ENAMETOOLONG :
-						  check_cgroup_path(path, &why);
+		e = f->len - (path - tok) >= sizeof(buf) ?
+			    -ENAMETOOLONG :
+			    check_cgroup_path(path, colon, &why);
 		if (e == -ENAMETOOLONG)
 			why = "is too long";
 	} else {
@@ -448,7 +432,7 @@ static int parse_where(struct parser *p, char *tok, struct rule *r)
 			return template_error(p, bad, tok);
 		e = expand(path, &placeholder, buf, sizeof(buf), &bad);
 		if (!e)
-			e = check_cgroup_path(buf, &why);
+			e = check_cgroup_path(buf, true, &why);
 		else
 			why = "is too long";
 	}
@@ -535,7 +519,7 @@ static int parse_option(struct parser *p, const char *tok, struct rule *r,
 }
 
 /* The fields of one line into @r (borrowing them); r->line 0: no rule. */
-static int parse_line(struct parser *p, char **f, int nf, struct rule *r)
+static int parse_line(struct parser *p, struct field *f, int nf, struct rule *r)
 {
 	bool seen_stopped = false;
 	int i, e;
@@ -545,57 +529,15 @@ static int parse_line(struct parser *p, char **f, int nf, struct rule *r)
 		return 0;
 	if (nf == 1)
 		return PFAIL(p, -EINVAL, "missing cgroup or '-' after '%.64s'",
-			     f[0]);
-	e = parse_who(p, f[0], r);
+			     f[0].s);
+	e = parse_who(p, &f[0], r);
 	if (!e)
-		e = parse_where(p, f[1], r);
+		e = parse_where(p, &f[1], r);
 	for (i = 2; !e && i < nf; i++)
-		e = parse_option(p, f[i], r, &seen_stopped);
+		e = parse_option(p, f[i].s, r, &seen_stopped);
 	if (!e)
 		r->line = p->line;
 	return e;
-}
-
-static char *dup_or_null(const char *s, bool *nomem)
-{
-	char *d;
-
-	if (!s)
-		return NULL;
-	d = strdup(s);
-	if (!d)
-		*nomem = true;
-	return d;
-}
-
-/* Keep a parsed rule in p->conf, with copies of its strings. */
-static int store_rule(struct parser *p, const struct rule *r)
-{
-	struct hj_conf *conf = p->conf;
-	bool nomem = false;
-	struct rule c = *r;
-
-	if (conf->n == conf->cap) {
-		size_t cap = conf->cap ? conf->cap * 2 : 16;
-		struct rule *n = realloc(conf->rules, cap * sizeof(*n));
-
-		if (!n)
-			return PFAIL(p, -ENOMEM, "out of memory");
-		conf->rules = n;
-		conf->cap = cap;
-	}
-	c.who_name = dup_or_null(r->who_name, &nomem);
-	c.controller = dup_or_null(r->controller, &nomem);
-	c.path = dup_or_null(r->path, &nomem);
-	c.name = dup_or_null(r->name, &nomem);
-	c.shell = dup_or_null(r->shell, &nomem);
-	c.cwd = dup_or_null(r->cwd, &nomem);
-	if (nomem) {
-		rule_free(&c);
-		return PFAIL(p, -ENOMEM, "out of memory");
-	}
-	conf->rules[conf->n++] = c;
-	return 0;
 }
 
 static bool rule_matches(const struct rule *r, const char *user, uid_t uid,
@@ -615,7 +557,7 @@ static void match_rule(struct parser *p, const struct rule *r)
 
 	int e;
 
-	if (p->matched)
+	if (p->matched || !w)
 		return;
 	if (r->who == WHO_GROUP && w->in_group)
 		e = w->in_group(w->ctx, r->who_name);
@@ -650,63 +592,11 @@ static int rest_of_line(struct parser *p, const char *q, const char *end)
 	return 0;
 }
 
-/*
- * The common line "user<blank>path" of a big file (a user name, a plain
- * cgroup path: no controller, template, option or comment), recognised
- * and checked in one pass while matching.  1 with @r filled when the
- * line is such a rule and valid, exactly as parse_line() would make it;
- * 0 for anything else, which parse_line() then takes (valid or not, with
- * its message).  The line is left as it was unless 1 is returned.
- */
-static int simple_rule(unsigned int line, char *s, char *end, struct rule *r)
-{
-	char *q = s, *who_end, *path, *path_end;
-	char c1, c2;
-
-	/* a user name: not a uid (digit), not '-', no '$', bounded */
-	while (CLASS(*q) & C_NAME)
-		q++;
-	who_end = q;
-	if (q == s || q - s >= HJ_CONF_NAME_MAX || *s == '-' ||
-	    (*s >= '0' && *s <= '9') || !(CLASS(*q) & C_SEP))
-		return 0;
-	while (CLASS(*q) & C_SEP)
-		q++;
-	path = q;
-	while (CLASS(*q) & (C_NAME | C_SLASH))
-		q++;
-	path_end = q;
-	while (CLASS(*q) & C_SEP)
-		q++;
-	/* nothing else on the line; not the host's '-'; below 4096 bytes */
-	if (q != end || path_end == path ||
-	    (path_end - path == 1 && *path == '-') ||
-	    path_end - path >= HJ_CGROUP_PATH_MAX)
-		return 0;
-	c1 = *who_end;
-	c2 = *path_end;
-	*who_end = '\0';
-	*path_end = '\0';
-	if (*path == '/')
-		path++;
-	if (!*path || hj_cgroup_path_check(path)) {
-		*who_end = c1;
-		*path_end = c2;
-		return 0;
-	}
-	memset(r, 0, sizeof(*r));
-	r->line = line;
-	r->who = WHO_USER;
-	r->who_name = s;
-	r->kind = HJ_MAP_CONTAINER;
-	r->path = path;
-	return 1;
-}
-
 /* One line of the file, @l bytes at @s without its newline. */
 static int handle_line(struct parser *p, const char *s, size_t l)
 {
-	char *q = p->buf, *end, *f[MAX_FIELDS];
+	char *q = p->buf, *end;
+	struct field f[MAX_FIELDS];
 	struct rule r;
 	int nf = 0, e;
 
@@ -722,15 +612,12 @@ static int handle_line(struct parser *p, const char *s, size_t l)
 	memcpy(q, s, l);
 	end = q + l;
 	*end = '\0';
-	/* matching a big file: the common line in one pass */
-	if (!p->conf && simple_rule(p->line, q, end, &r)) {
-		match_rule(p, &r);
-		return 0;
-	}
 	/*
 	 * Split it into NUL-terminated fields (a field starting with '#'
-	 * starts a comment) in one pass.  Anywhere in the line a NUL byte is
-	 * reported first, then a control byte, then too many fields.
+	 * starts a comment) in one pass, one table lookup a byte, which also
+	 * notes the classes of each field's bytes for the validator.
+	 * Anywhere in the line a NUL byte is reported first, then a control
+	 * byte, then too many fields.
 	 */
 	for (;;) {
 		while (CLASS(*q) & C_SEP)
@@ -750,9 +637,20 @@ static int handle_line(struct parser *p, const char *s, size_t l)
 					 "too many fields (limit %d)",
 					 MAX_FIELDS);
 		}
-		f[nf++] = q;
-		while (!(CLASS(*q) & (C_SEP | C_NUL | C_CTRL)))
-			q++;
+		{
+			unsigned char all = 0xff, any = 0, c;
+
+			f[nf].s = q;
+			while (!((c = CLASS(*q)) & (C_SEP | C_NUL | C_CTRL))) {
+				all &= c;
+				any |= c;
+				q++;
+			}
+			f[nf].len = q - f[nf].s;
+			f[nf].all = all;
+			f[nf].any = any;
+			nf++;
+		}
 		if (CLASS(*q) & C_SEP) {
 			*q++ = '\0';
 			continue;
@@ -762,12 +660,9 @@ static int handle_line(struct parser *p, const char *s, size_t l)
 		return rest_of_line(p, q, end);
 	}
 	e = parse_line(p, f, nf, &r);
-	if (e || !r.line)
-		return e;
-	if (p->conf)
-		return store_rule(p, &r);
-	match_rule(p, &r);
-	return 0;
+	if (!e && r.line)
+		match_rule(p, &r);
+	return e;
 }
 
 /* Every line of an in-memory file. */
@@ -798,11 +693,14 @@ static int parse_mem(struct parser *p, const char *buf, size_t len)
 
 static int parse_fd(struct parser *p, int fd, size_t size)
 {
-	char *buf = malloc(CHUNK_BUF);
 	size_t have = 0, total = 0;
 	bool overlong = false;
+	char *buf;
 	int e = 0;
 
+	if (!p->chunk)
+		p->chunk = malloc(CHUNK_BUF);
+	buf = p->chunk;
 	if (!buf)
 		return fail(p->err, p->name, 0, -ENOMEM, "out of memory");
 	for (;;) {
@@ -866,138 +764,51 @@ static int parse_fd(struct parser *p, int fd, size_t size)
 		memmove(buf, s, have);
 	}
 out:
-	free(buf);
 	return e;
 }
 
-/* A parser with its line buffer; every rule kept in *confp. */
-static int parser_init(struct parser *p, const char *name,
-		       struct hj_conf_error *err, struct hj_conf **confp)
+/*
+ * A parser that matches @w (NULL: nobody, the files are only checked) and
+ * expands its rule into @m.
+ */
+static int parser_init(struct parser *p, const struct login_user *w,
+		       struct hj_mapping *m, struct hj_conf_error *err)
 {
 	memset(p, 0, sizeof(*p));
-	p->name = name ? name : "hijack.conf";
+	memset(m, 0, sizeof(*m));
+	p->name = "hijack.conf";
 	p->err = err;
-	p->buf = calloc(1, HJ_CONF_LINE_MAX + 1);
-	if (confp) {
-		*confp = NULL;
-		p->conf = calloc(1, sizeof(*p->conf));
-		if (p->conf)
-			p->conf->name = strdup(p->name);
-		if (!p->conf || !p->conf->name) {
-			hj_conf_free(p->conf);
-			p->conf = NULL;
-			free(p->buf);
-			p->buf = NULL;
-		}
-	}
-	if (!p->buf || (confp && !p->conf)) {
-		free(p->buf);
+	p->who = w;
+	p->m = m;
+	p->buf = malloc(HJ_CONF_LINE_MAX + 1);
+	if (!p->buf)
 		return fail(err, p->name, 0, -ENOMEM, "out of memory");
-	}
 	return 0;
 }
 
-/* Hand over what was parsed (or free it on error @e). */
-static int parser_done(struct parser *p, int e, struct hj_conf **confp)
+/*
+ * The end of a parse: the error @e of a file, else the expansion error of
+ * the matching rule (a broken file anywhere wins over it), else 0.
+ */
+static int parser_done(struct parser *p, int e)
 {
 	free(p->buf);
-	if (confp) {
-		if (e)
-			hj_conf_free(p->conf);
-		else
-			*confp = p->conf;
+	free(p->chunk);
+	if (!e && p->match_err) {
+		e = p->match_err;
+		if (p->err)
+			*p->err = p->match_errinfo;
 	}
+	if (e)
+		memset(p->m, 0, sizeof(*p->m));
 	return e;
 }
 
-int hj_conf_parse(const char *buf, size_t len, const char *name,
-		  struct hj_conf **confp, struct hj_conf_error *err)
+/* The next file: its name for messages and rules, its lines from 1. */
+static void parser_file(struct parser *p, const char *name)
 {
-	struct parser p;
-	int e;
-
-	e = parser_init(&p, name, err, confp);
-	if (e)
-		return e;
-	return parser_done(&p, parse_mem(&p, buf, len), confp);
-}
-
-/* The checks of an opened hijack.conf: root's, not writable, bounded. */
-static int check_file(int fd, const char *name, size_t *size,
-		      struct hj_conf_error *err)
-{
-	struct stat st;
-
-	if (fstat(fd, &st))
-		return fail(err, name, 0, -errno, "cannot stat: %s",
-			    strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		return fail(err, name, 0, -EINVAL, "not a regular file");
-	if (st.st_uid != 0)
-		return fail(err, name, 0, -EPERM, "owned by uid %u, not root",
-			    (unsigned int)st.st_uid);
-	if (st.st_mode & (S_IWGRP | S_IWOTH))
-		return fail(err, name, 0, -EPERM,
-			    "writable by group or others (mode %04o)",
-			    (unsigned int)(st.st_mode & 07777));
-	if (st.st_size > HJ_CONF_SIZE_MAX)
-		return fail(err, name, 0, -EFBIG,
-			    "too large (%lld bytes, limit %d)",
-			    (long long)st.st_size, HJ_CONF_SIZE_MAX);
-	*size = st.st_size;
-	return 0;
-}
-
-int hj_conf_load_fd(int fd, const char *name, struct hj_conf **conf,
-		    struct hj_conf_error *err)
-{
-	struct parser p;
-	size_t size;
-	int e;
-
-	*conf = NULL;
-	if (!name)
-		name = "hijack.conf";
-	e = check_file(fd, name, &size, err);
-	if (e)
-		return e;
-	e = parser_init(&p, name, err, conf);
-	if (e)
-		return e;
-	return parser_done(&p, parse_fd(&p, fd, size), conf);
-}
-
-static int open_conf(const char *path, struct hj_conf_error *err)
-{
-	int fd;
-
-	/* O_NONBLOCK: a FIFO planted here must not hang the login */
-	fd = open(path,
-		  O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0) {
-		int e = -errno;
-
-		if (e == -ELOOP)
-			return fail(err, path, 0, e, "is a symbolic link");
-		return fail(err, path, 0, e, "cannot open: %s", strerror(-e));
-	}
-	return fd;
-}
-
-int hj_conf_load(const char *path, struct hj_conf **conf,
-		 struct hj_conf_error *err)
-{
-	int fd, e;
-
-	*conf = NULL;
-	if (!path)
-		path = HJ_CONF_DEFAULT;
-	fd = open_conf(path, err);
-	if (fd < 0)
-		return fd;
-	e = hj_conf_load_fd(fd, path, conf, err);
-	close(fd);
-	return e;
+	p->name = name ? name : "hijack.conf";
+	p->line = 0;
 }
 
 static void who_init(struct login_user *w, const char *user, uid_t uid,
@@ -1015,70 +826,103 @@ static void who_init(struct login_user *w, const char *user, uid_t uid,
 	w->v.group = group;
 }
 
-/* The end of a match while parsing: hj_conf_match's result, or @e. */
-static int match_done(struct parser *p, int e)
-{
-	free(p->buf);
-	if (!e && p->match_err) {
-		e = p->match_err;
-		if (p->err)
-			*p->err = p->match_errinfo;
-	}
-	if (e)
-		memset(p->m, 0, sizeof(*p->m));
-	return e;
-}
-
-static int match_init(struct parser *p, const char *name,
-		      const struct login_user *w, struct hj_mapping *m,
-		      struct hj_conf_error *err)
-{
-	int e;
-
-	memset(m, 0, sizeof(*m));
-	e = parser_init(p, name, err, NULL);
-	p->who = w;
-	p->m = m;
-	return e;
-}
-
-int hj_conf_parse_match(const char *buf, size_t len, const char *name,
+int hj_conf_parse_match(const struct hj_conf_text *files, size_t n,
 			const char *user, uid_t uid, gid_t gid,
 			const char *group, const char *const *groups,
 			struct hj_mapping *m, struct hj_conf_error *err)
 {
 	struct parser p;
 	struct login_user w;
+	size_t i;
 	int e;
 
+	(void)gid;
 	who_init(&w, user, uid, group, groups);
-	e = match_init(&p, name, &w, m, err);
+	e = parser_init(&p, &w, m, err);
 	if (e)
 		return e;
-	return match_done(&p, parse_mem(&p, buf, len));
+	for (i = 0; !e && i < n; i++) {
+		parser_file(&p, files[i].name);
+		e = parse_mem(&p, files[i].buf, files[i].len);
+	}
+	return parser_done(&p, e);
 }
 
-static int load_match(const char *path, struct login_user *w,
+/*
+ * The checks of an opened file of the configuration: a regular file,
+ * root's, not writable by group or others, within the size caps (of the
+ * file, and of all files together).
+ */
+static int check_file(struct parser *p, int fd, size_t *size)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return fail(p->err, p->name, 0, -errno, "cannot stat: %s",
+			    strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return fail(p->err, p->name, 0, -EINVAL, "not a regular file");
+	if (st.st_uid != 0)
+		return fail(p->err, p->name, 0, -EPERM,
+			    "owned by uid %u, not root",
+			    (unsigned int)st.st_uid);
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return fail(p->err, p->name, 0, -EPERM,
+			    "writable by group or others (mode %04o)",
+			    (unsigned int)(st.st_mode & 07777));
+	if (st.st_size > HJ_CONF_SIZE_MAX)
+		return fail(p->err, p->name, 0, -EFBIG,
+			    "too large (%lld bytes, limit %d)",
+			    (long long)st.st_size, HJ_CONF_SIZE_MAX);
+	if (p->total + st.st_size > HJ_CONF_SIZE_MAX)
+		return fail(p->err, p->name, 0, -EFBIG,
+			    "the configuration is too large with this file "
+			    "(limit %d bytes in all)",
+			    HJ_CONF_SIZE_MAX);
+	p->total += st.st_size;
+	*size = st.st_size;
+	return 0;
+}
+
+/* Open (no symbolic link, no FIFO that blocks), check and read a file. */
+static int read_file(struct parser *p, int dirfd, const char *path,
+		     const char *name)
+{
+	size_t size = 0;
+	int fd, e;
+
+	parser_file(p, name);
+	/* O_NONBLOCK: a FIFO planted here must not hang the login */
+	fd = openat(dirfd, path,
+		    O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		e = -errno;
+		if (e == -ELOOP)
+			return fail(p->err, p->name, 0, e,
+				    "is a symbolic link");
+		return fail(p->err, p->name, 0, e, "cannot open: %s",
+			    strerror(-e));
+	}
+	e = check_file(p, fd, &size);
+	if (!e)
+		e = parse_fd(p, fd, size);
+	close(fd);
+	return e;
+}
+
+/* @path, matched for @w (NULL: nobody). */
+static int load_match(const char *path, const struct login_user *w,
 		      struct hj_mapping *m, struct hj_conf_error *err)
 {
 	struct parser p;
-	size_t size;
-	int fd, e;
+	int e;
 
-	memset(m, 0, sizeof(*m));
 	if (!path)
 		path = HJ_CONF_DEFAULT;
-	fd = open_conf(path, err);
-	if (fd < 0)
-		return fd;
-	e = check_file(fd, path, &size, err);
-	if (!e) {
-		e = match_init(&p, path, w, m, err);
-		if (!e)
-			e = match_done(&p, parse_fd(&p, fd, size));
-	}
-	close(fd);
-	return e;
+	e = parser_init(&p, w, m, err);
+	if (e)
+		return e;
+	return parser_done(&p, read_file(&p, AT_FDCWD, path, path));
 }
 
 int hj_conf_load_match(const char *path, const char *user, uid_t uid, gid_t gid,
@@ -1087,6 +931,7 @@ int hj_conf_load_match(const char *path, const char *user, uid_t uid, gid_t gid,
 {
 	struct login_user w;
 
+	(void)gid;
 	who_init(&w, user, uid, group, groups);
 	return load_match(path, &w, m, err);
 }
@@ -1144,6 +989,7 @@ static int fill_mapping(const char *name, const struct rule *r,
 
 	m->kind = r->kind;
 	m->line = r->line;
+	snprintf(m->file, sizeof(m->file), "%s", name);
 	m->on_stopped = r->on_stopped;
 	if (r->kind != HJ_MAP_CONTAINER)
 		return 0;
@@ -1151,7 +997,7 @@ static int fill_mapping(const char *name, const struct rule *r,
 	e = expand(r->path, v, path, sizeof(path), &bad);
 	if (e)
 		return expand_err(name, r, "cgroup", v, e, bad, err);
-	if (check_cgroup_path(path, &why))
+	if (check_cgroup_path(path, true, &why))
 		return fail(err, name, r->line, -EINVAL,
 			    "cgroup '%s' %s after expansion",
 			    printable(path, tmp, sizeof(tmp)), why);
@@ -1187,30 +1033,6 @@ static int fill_mapping(const char *name, const struct rule *r,
 		e = expand(r->cwd, v, m->cwd, sizeof(m->cwd), &bad);
 		if (e)
 			return expand_err(name, r, "cwd=", v, e, bad, err);
-	}
-	return 0;
-}
-
-int hj_conf_match(const struct hj_conf *conf, const char *user, uid_t uid,
-		  gid_t gid, const char *group, const char *const *groups,
-		  struct hj_mapping *m, struct hj_conf_error *err)
-{
-	char uidstr[16];
-	struct vars v = { user, uidstr, group };
-	size_t i;
-	int e;
-
-	memset(m, 0, sizeof(*m));
-	snprintf(uidstr, sizeof(uidstr), "%u", (unsigned int)uid);
-	for (i = 0; i < conf->n; i++) {
-		if (!rule_matches(&conf->rules[i], user, uid, group, groups))
-			continue;
-		e = fill_mapping(conf->name, &conf->rules[i], &v, m, err);
-		if (e) {
-			memset(m, 0, sizeof(*m));
-			return e;
-		}
-		return 0;
 	}
 	return 0;
 }
@@ -1339,17 +1161,13 @@ int hj_conf_resolve_user(const char *path, const struct passwd *pw,
 		ngroups = want;
 	}
 	if (ge) {
-		struct hj_conf *conf;
-
-		/* a broken file is reported first, as before any lookup */
-		e = hj_conf_load(path, &conf, err);
-		hj_conf_free(conf);
+		/* a broken configuration is reported first, as it would be */
+		e = load_match(path, NULL, m, err);
 		if (!e)
 			e = fail(err, pw->pw_name, 0, ge,
 				 "cannot list the groups");
 		goto out_free;
 	}
-	/* the whole file is checked as hj_conf_load() does, first */
 	mo.pw = pw;
 	mo.gids = gids;
 	mo.ngids = ngroups;

@@ -6,6 +6,14 @@
  * Every function returns 0 or a negative errno; on failure the
  * struct hj_conf_error (when given) says what failed and where, ready to
  * be logged as is: "/etc/security/hijack.conf:12: unknown option 'shel'".
+ *   -EINVAL  a bad line, or a file that is no regular file
+ *   -E2BIG   a line too long
+ *   -EFBIG   a file above HJ_CONF_SIZE_MAX
+ *   -EPERM   the file not root's, or group/world writable
+ *   -ELOOP   the file is a symbolic link
+ *   -EAGAIN  the file grew while being read
+ *   other    open/read errors (-ENOENT: no hijack.conf), group lookups
+ *            (hj_conf_resolve_user), -ENOMEM
  */
 #ifndef HIJACK_CONF_H
 #define HIJACK_CONF_H
@@ -42,7 +50,8 @@ struct hj_conf_error {
 
 struct hj_mapping {
 	enum hj_map_kind kind;
-	unsigned int line; /* line of the matching rule */
+	unsigned int line; /* line of the matching rule ... */
+	char file[4096]; /* ... in this file (the name it was read under) */
 	/* expanded, normalised "[controller:]path", no leading '/' */
 	char cgroup[HJ_CGROUP_PATH_MAX];
 	char name[HJ_CONF_NAME_MAX]; /* name=, else last cgroup component */
@@ -51,32 +60,31 @@ struct hj_mapping {
 	enum hj_on_stopped on_stopped;
 };
 
-struct hj_conf;
+/* One file's text, for hj_conf_parse_match(). */
+struct hj_conf_text {
+	const char *name; /* for messages and hj_mapping.file */
+	const char *buf;
+	size_t len;
+};
 
-int hj_conf_load(const char *path, struct hj_conf **conf,
-		 struct hj_conf_error *err);
-int hj_conf_load_fd(int fd, const char *name, struct hj_conf **conf,
-		    struct hj_conf_error *err);
-int hj_conf_parse(const char *buf, size_t len, const char *name,
-		  struct hj_conf **conf, struct hj_conf_error *err);
-void hj_conf_free(struct hj_conf *conf);
-size_t hj_conf_rule_count(const struct hj_conf *conf);
-
-int hj_conf_match(const struct hj_conf *conf, const char *user, uid_t uid,
-		  gid_t gid, const char *group, const char *const *groups,
-		  struct hj_mapping *m, struct hj_conf_error *err);
 /*
- * Load and match in one pass, as hj_conf_load() then hj_conf_match() would
- * (the same checks of every line, the same result and errors), without
- * keeping the rules: what every login does.
+ * Match the user against the configuration @path (NULL: HJ_CONF_DEFAULT):
+ * every line is checked, the first matching rule is expanded into @m
+ * (kind HJ_MAP_NONE: none).
+ * A syntax error anywhere wins over the matching rule's expansion error.
  */
 int hj_conf_load_match(const char *path, const char *user, uid_t uid, gid_t gid,
 		       const char *group, const char *const *groups,
 		       struct hj_mapping *m, struct hj_conf_error *err);
-int hj_conf_parse_match(const char *buf, size_t len, const char *name,
+/* The same over @n texts in memory, in that order (tests, fuzzer). */
+int hj_conf_parse_match(const struct hj_conf_text *files, size_t n,
 			const char *user, uid_t uid, gid_t gid,
 			const char *group, const char *const *groups,
 			struct hj_mapping *m, struct hj_conf_error *err);
+/*
+ * hj_conf_load_match() for @pw, with its groups from NSS, and a group
+ * rule refused (not skipped) when the group database fails.
+ */
 int hj_conf_resolve_user(const char *path, const struct passwd *pw,
 			 struct hj_mapping *m, struct hj_conf_error *err);
 

@@ -18,54 +18,96 @@
 
 static const char *const no_groups[] = { NULL };
 
-static struct hj_conf *parse_ok(const char *text)
+/* One text as the file t.conf. */
+static int match_text(const char *text, size_t len, const char *user, uid_t uid,
+		      const char *group, const char *const *groups,
+		      struct hj_mapping *m, struct hj_conf_error *err)
 {
-	struct hj_conf_error err = { .msg = "" };
-	struct hj_conf *conf = NULL;
-	int r;
+	struct hj_conf_text t = { "t.conf", text, len };
 
-	r = hj_conf_parse(text, strlen(text), "t.conf", &conf, &err);
-	ck_assert_msg(r == 0, "parse failed: %d %s", r, err.msg);
-	ck_assert_ptr_nonnull(conf);
-	return conf;
+	return hj_conf_parse_match(&t, 1, user, uid, 100, group,
+				   groups ? groups : no_groups, m, err);
 }
 
-/*
- * hj_conf_parse_match() (what a login does) gives what hj_conf_parse() +
- * hj_conf_match() give: the result, the mapping and the error message.
- */
-static void same_as_parse_match(const char *text, size_t len, const char *user,
-				uid_t uid, const char *group,
-				const char *const *groups, int want,
-				const struct hj_mapping *wm,
-				const struct hj_conf_error *werr)
+/* The text is valid: checked, matching a user no rule names. */
+static void parse_ok(const char *text)
 {
 	struct hj_conf_error err = { .msg = "" };
 	struct hj_mapping m;
 	int r;
 
-	r = hj_conf_parse_match(text, len, "t.conf", user, uid, 100, group,
-				groups, &m, werr ? &err : NULL);
-	ck_assert_int_eq(r, want);
-	ck_assert_msg(!memcmp(&m, wm, sizeof(m)), "mapping differs for %s",
-		      user ? user : "(null)");
-	if (werr && r)
-		ck_assert_str_eq(err.msg, werr->msg);
+	r = match_text(text, strlen(text), "nobody-here", 0, NULL, NULL, &m,
+		       &err);
+	ck_assert_msg(r == 0, "parse failed: %d %s", r, err.msg);
+	ck_assert_int_eq(m.kind, HJ_MAP_NONE);
 }
 
-/* Match one user against a config text; returns hj_conf_match's result. */
+/*
+ * The same text split into two files at the end of line @k, "t.conf"
+ * then "u.conf", gives the same answer as the one file: the first match
+ * across files, the same error, at the line of the file it is in.
+ */
+static void same_split(const char *text, size_t len, size_t k, const char *user,
+		       uid_t uid, const char *group, const char *const *groups,
+		       int want, const struct hj_mapping *wm,
+		       const struct hj_conf_error *werr)
+{
+	struct hj_conf_text t[2] = { { "t.conf", text, 0 },
+				     { "u.conf", NULL, 0 } };
+	struct hj_conf_error err = { .msg = "" };
+	struct hj_mapping m, w = *wm;
+	unsigned int na = 0, wl = want ? werr->line : wm->line;
+	char msg[sizeof(err.msg)];
+	size_t i;
+	int r;
+
+	for (i = 0; i < len && na < k; i++)
+		na += text[i] == '\n';
+	if (na < k)
+		return;
+	t[0].len = i;
+	t[1].buf = text + i;
+	t[1].len = len - i;
+	r = hj_conf_parse_match(t, 2, user, uid, 100, group,
+				groups ? groups : no_groups, &m, &err);
+	ck_assert_msg(r == want, "split at line %zu: %d, not %d (%s)", k, r,
+		      want, err.msg);
+	if (want) {
+		/* "t.conf:L: what" of the one file */
+		const char *what = strchr(werr->msg + 7, ':');
+
+		if (wl > na)
+			snprintf(msg, sizeof(msg), "u.conf:%u%s", wl - na,
+				 what);
+		else
+			snprintf(msg, sizeof(msg), "%s", werr->msg);
+		ck_assert_str_eq(err.msg, msg);
+		ck_assert_uint_eq(err.line, wl > na ? wl - na : wl);
+		return;
+	}
+	if (wm->kind != HJ_MAP_NONE && wl > na) {
+		w.line = wl - na;
+		strcpy(w.file, "u.conf");
+	}
+	ck_assert_msg(!memcmp(&m, &w, sizeof(m)),
+		      "split at line %zu: the mapping differs (line %u of %s)",
+		      k, m.line, m.file);
+}
+
+/* Match one user against a config text (also split over two files). */
 static int match(const char *text, const char *user, uid_t uid,
 		 const char *group, const char *const *groups,
 		 struct hj_mapping *m, struct hj_conf_error *err)
 {
-	struct hj_conf *conf = parse_ok(text);
+	struct hj_conf_error e = { .msg = "" };
+	size_t k, len = strlen(text);
 	int r;
 
-	r = hj_conf_match(conf, user, uid, 100, group,
-			  groups ? groups : no_groups, m, err);
-	hj_conf_free(conf);
-	same_as_parse_match(text, strlen(text), user, uid, group,
-			    groups ? groups : no_groups, r, m, err);
+	if (!err)
+		err = &e;
+	r = match_text(text, len, user, uid, group, groups, m, err);
+	for (k = 0; k < 6; k++)
+		same_split(text, len, k, user, uid, group, groups, r, m, err);
 	return r;
 }
 
@@ -82,10 +124,8 @@ static void match_ok(const char *text, const char *user, uid_t uid,
 START_TEST(test_empty)
 {
 	struct hj_mapping m;
-	struct hj_conf *conf = parse_ok("");
 
-	ck_assert_uint_eq(hj_conf_rule_count(conf), 0);
-	hj_conf_free(conf);
+	parse_ok("");
 	match_ok("# only a comment\n\n   \t\n", "alice", 1000, "users", NULL,
 		 &m);
 	ck_assert_int_eq(m.kind, HJ_MAP_NONE);
@@ -248,10 +288,7 @@ START_TEST(test_comments_crlf)
 			   "  bob  ctr/b\t#x\n"
 			   "carol ctr/c"; /* no final newline */
 	struct hj_mapping m;
-	struct hj_conf *conf = parse_ok(text);
 
-	ck_assert_uint_eq(hj_conf_rule_count(conf), 3);
-	hj_conf_free(conf);
 	match_ok(text, "alice", 1000, "users", NULL, &m);
 	ck_assert_str_eq(m.cgroup, "ctr/a#b");
 	ck_assert_uint_eq(m.line, 3);
@@ -317,23 +354,20 @@ static const struct {
 START_TEST(test_errors)
 {
 	struct hj_conf_error err = { .msg = "" };
-	struct hj_conf *conf = (struct hj_conf *)1;
 	const char *text = bad_files[_i].text;
-	int r;
+	struct hj_mapping m, none;
 
-	r = hj_conf_parse(text, strlen(text), "t.conf", &conf, &err);
-	ck_assert_int_eq(r, -EINVAL);
-	ck_assert_ptr_null(conf);
+	memset(&m, 0xff, sizeof(m));
+	memset(&none, 0, sizeof(none));
+	/* whoever logs in, alice of the first rule too */
+	ck_assert_int_eq(match(text, "alice", 1000, "g", NULL, &m, &err),
+			 -EINVAL);
 	ck_assert_str_eq(err.msg, bad_files[_i].msg);
 	ck_assert_str_eq(err.file, "t.conf");
-	/* matching while parsing refuses the file just the same */
-	{
-		struct hj_mapping none;
-
-		memset(&none, 0, sizeof(none));
-		same_as_parse_match(text, strlen(text), "alice", 1000, "g",
-				    no_groups, -EINVAL, &none, &err);
-	}
+	ck_assert_msg(!memcmp(&m, &none, sizeof(m)), "a mapping is left");
+	ck_assert_int_eq(match(text, "nobody", 0, NULL, NULL, &m, &err),
+			 -EINVAL);
+	ck_assert_str_eq(err.msg, bad_files[_i].msg);
 }
 END_TEST
 
@@ -341,10 +375,10 @@ START_TEST(test_nul_byte)
 {
 	static const char text[] = "alice ctr/a\nbob ctr/\0b\n";
 	struct hj_conf_error err;
-	struct hj_conf *conf;
+	struct hj_mapping m;
 
-	ck_assert_int_eq(hj_conf_parse(text, sizeof(text) - 1, "t.conf", &conf,
-				       &err),
+	ck_assert_int_eq(match_text(text, sizeof(text) - 1, "alice", 1000, "g",
+				    NULL, &m, &err),
 			 -EINVAL);
 	ck_assert_str_eq(err.msg, "t.conf:2: NUL byte");
 	ck_assert_uint_eq(err.line, 2);
@@ -355,21 +389,21 @@ START_TEST(test_huge_line)
 {
 	size_t len = HJ_CONF_LINE_MAX + 100;
 	struct hj_conf_error err;
-	struct hj_conf *conf;
+	struct hj_mapping m;
 	char *text = malloc(len + 20);
 
 	ck_assert_ptr_nonnull(text);
 	strcpy(text, "# ok\nalice ctr/");
 	memset(text + strlen(text), 'a', len);
 	text[len] = '\0';
-	ck_assert_int_eq(hj_conf_parse(text, len, "t.conf", &conf, &err),
+	ck_assert_int_eq(match_text(text, len, "alice", 1000, "g", NULL, &m,
+				    &err),
 			 -E2BIG);
 	ck_assert_str_eq(err.msg,
 			 "t.conf:2: line too long (limit 16384 bytes)");
 	/* a long component fails as a path, not as a line */
 	text[5 + 6 + 4 + 300] = '\0';
-	ck_assert_int_eq(hj_conf_parse(text, strlen(text), "t.conf", &conf,
-				       &err),
+	ck_assert_int_eq(match(text, "alice", 1000, "g", NULL, &m, &err),
 			 -EINVAL);
 	ck_assert_msg(strstr(err.msg, "t.conf:2: cgroup path"), "%s", err.msg);
 	free(text);
@@ -444,74 +478,177 @@ START_TEST(test_overlong_expansion)
 END_TEST
 
 /*
- * Lines that look like the common "user path" rule, which matching
- * recognises in one pass, and their near misses: every one is accepted
- * or refused, mapped or not, exactly as by hj_conf_parse() + match.
+ * Lines the tokenizer's byte classes decide at once (a user name of name
+ * bytes only, a path without ':' or '%'), and their near misses: each is
+ * refused with its message, or maps exactly the users it names (what the
+ * validator made of them before it used the classes, the former second
+ * validator's differential test).  "user=cgroup" of each user it maps.
  */
+static const struct {
+	const char *line, *msg, *maps;
+} simple_lines[] = {
+	{ "bob ctr/a\n", "", "bob=ctr/a" },
+	{ "bob /ctr/a\n", "", "bob=ctr/a" },
+	{ "bob\tctr/a\t \n", "", "bob=ctr/a" },
+	{ " bob ctr/a\n", "", "bob=ctr/a" },
+	{ "bob ctr/a x=y\n", "t.conf:1: unknown option 'x'", "" },
+	{ "bob ctr/a # c\n", "", "bob=ctr/a" },
+	{ "bob ctr//a\n",
+	  "t.conf:1: cgroup path 'ctr//a' has an empty, '.' or '..' component",
+	  "" },
+	{ "bob ctr/a/\n",
+	  "t.conf:1: cgroup path 'ctr/a/' has an empty, '.' or '..' component",
+	  "" },
+	{ "bob /\n", "t.conf:1: cgroup path '/' is a hierarchy root", "" },
+	{ "bob //\n",
+	  "t.conf:1: cgroup path '//' has an empty, '.' or '..' component",
+	  "" },
+	{ "bob -\n", "", "bob=-" },
+	{ "bob -x\n", "", "bob=-x" },
+	{ "bob -/x\n", "", "bob=-/x" },
+	{ "-bob ctr/a\n", "t.conf:1: bad user name '-bob'", "" },
+	{ "1000 ctr/a\n", "",
+	  "bob=ctr/a -bob=ctr/a bob$=ctr/a bob.=ctr/a b$ob=ctr/a alice=ctr/a b.ob=ctr/a _b=ctr/a b-b$=ctr/a" },
+	{ "bob ctr/./a\n",
+	  "t.conf:1: cgroup path 'ctr/./a' has an empty, '.' or '..' component",
+	  "" },
+	{ "bob ctr/../a\n",
+	  "t.conf:1: cgroup path 'ctr/../a' has an empty, '.' or '..' component",
+	  "" },
+	{ "bob ./a\n",
+	  "t.conf:1: cgroup path './a' has an empty, '.' or '..' component",
+	  "" },
+	{ "bob ctr/.a\n", "", "bob=ctr/.a" },
+	{ "bob ctr/..a\n", "", "bob=ctr/..a" },
+	{ "bob$ ctr/a\n", "", "bob$=ctr/a" },
+	{ "b$ob ctr/a\n", "t.conf:1: bad user name 'b$ob'", "" },
+	{ "bob. ctr/a\n", "", "bob.=ctr/a" },
+	{ "bob ctr:a\n", "", "bob=ctr:a" },
+	{ "bob ctr/%u\n", "", "bob=ctr/bob" },
+	{ "bob ctr/a\r\n", "", "bob=ctr/a" },
+	{ "bob ctr/a\rb\n", "t.conf:1: control character 0x0d", "" },
+	{ "bob\n", "t.conf:1: missing cgroup or '-' after 'bob'", "" },
+	{ "bob ctr/a b/c\n", "t.conf:1: expected option=value, got 'b/c'", "" },
+	{ "@bob ctr/a\n", "", "" },
+	{ "* ctr/a\n", "",
+	  "bob=ctr/a -bob=ctr/a bob$=ctr/a bob.=ctr/a b$ob=ctr/a alice=ctr/a b.ob=ctr/a _b=ctr/a b-b$=ctr/a" },
+	{ "bob ctr/a\x80"
+	  "\n",
+	  "", "bob=ctr/a\x80" },
+	{ "b\x80"
+	  " ctr/a\n",
+	  "t.conf:1: bad user name 'b\x80"
+	  "'",
+	  "" },
+	{ "cpu:ctr/a ctr/b\n", "t.conf:1: bad user name 'cpu:ctr/a'", "" },
+	{ "bob cpu:ctr/a\n", "", "bob=cpu:ctr/a" },
+	{ "bob cpu:ctr:a\n", "t.conf:1: cgroup path 'cpu:ctr:a' contains ':'",
+	  "" },
+	{ "bob ctr/%u:x\n", "t.conf:1: bad controller in cgroup 'ctr/%u:x'",
+	  "" },
+	{ "bob ctr/%x\n", "t.conf:1: unknown template '%x' in 'ctr/%x'", "" },
+	{ "bob. ctr/%u\n", "", "bob.=ctr/bob." },
+	{ "b.ob ctr/a%%b\n", "", "b.ob=ctr/a%b" },
+	{ "bob ctr/a%\n",
+	  "t.conf:1: incomplete template '%' at the end of 'ctr/a%'", "" },
+	{ "_b ctr/a\n", "", "_b=ctr/a" },
+	{ "b-b$ ctr/a\n", "", "b-b$=ctr/a" },
+	{ "b$$ ctr/a\n", "t.conf:1: bad user name 'b$$'", "" },
+};
+
+static const char *const simple_users[] = { "bob",  "-bob", "bob$",
+					    "bob.", "b$ob", "alice",
+					    "b.ob", "_b",   "b-b$" };
+
 START_TEST(test_simple_lines)
 {
-	static const char *const lines[] = {
-		"bob ctr/a\n",	 "bob /ctr/a\n",    "bob\tctr/a\t \n",
-		" bob ctr/a\n",	 "bob ctr/a x=y\n", "bob ctr/a # c\n",
-		"bob ctr//a\n",	 "bob ctr/a/\n",    "bob /\n",
-		"bob //\n",	 "bob -\n",	    "bob -x\n",
-		"bob -/x\n",	 "-bob ctr/a\n",    "1000 ctr/a\n",
-		"bob ctr/./a\n", "bob ctr/../a\n",  "bob ./a\n",
-		"bob ctr/.a\n",	 "bob ctr/..a\n",   "bob$ ctr/a\n",
-		"b$ob ctr/a\n",	 "bob. ctr/a\n",    "bob ctr:a\n",
-		"bob ctr/%u\n",	 "bob ctr/a\r\n",   "bob ctr/a\rb\n",
-		"bob\n",	 "bob ctr/a b/c\n", "@bob ctr/a\n",
-		"* ctr/a\n",	 "bob ctr/a\x80\n", "b\x80 ctr/a\n",
-	};
-	static const char *const users[] = { "bob",  "-bob", "bob$",
-					     "bob.", "b$ob", "alice" };
-	char *text = malloc(8192);
-	size_t i, j;
+	const char *t = simple_lines[_i].line;
+	size_t j;
 
-	ck_assert_ptr_nonnull(text);
-	for (i = 0; i < sizeof(lines) / sizeof(lines[0]) + 4; i++) {
-		const char *t = text;
+	for (j = 0; j < sizeof(simple_users) / sizeof(simple_users[0]); j++) {
+		struct hj_conf_error err = { .msg = "" };
+		const char *u = simple_users[j], *at;
+		char got[HJ_CGROUP_PATH_MAX + 300];
+		struct hj_mapping m;
+		int r;
 
-		if (i < sizeof(lines) / sizeof(lines[0])) {
-			t = lines[i];
-		} else if (i == sizeof(lines) / sizeof(lines[0])) {
-			/* a component of NAME_MAX bytes, then one more */
-			strcpy(text, "bob ctr/");
-			memset(text + 8, 'c', 255);
-			strcpy(text + 8 + 255, "\n");
-		} else if (i == sizeof(lines) / sizeof(lines[0]) + 1) {
-			strcpy(text, "bob ctr/");
-			memset(text + 8, 'c', 256);
-			strcpy(text + 8 + 256, "\n");
-		} else {
-			/* a path of 4095 and of 4096 bytes; a 255-byte name */
-			size_t n = i == sizeof(lines) / sizeof(lines[0]) + 2 ?
-					   4095 :
-					   4096;
-
-			strcpy(text, "bob ");
-			for (j = 0; j < n; j++)
-				text[4 + j] = j % 100 == 99 ? '/' : 'p';
-			strcpy(text + 4 + n, "\n");
+		r = match(t, u, 1000, "g", NULL, &m, &err);
+		if (simple_lines[_i].msg[0]) {
+			ck_assert_int_eq(r, -EINVAL);
+			ck_assert_str_eq(err.msg, simple_lines[_i].msg);
+			continue;
 		}
-		for (j = 0; j < sizeof(users) / sizeof(users[0]); j++) {
-			struct hj_conf_error err = { .msg = "" };
-			struct hj_mapping m;
-			struct hj_conf *conf;
-			int r;
-
-			r = hj_conf_parse(t, strlen(t), "t.conf", &conf, &err);
-			if (!r) {
-				r = hj_conf_match(conf, users[j], 1000, 100,
-						  "g", no_groups, &m, &err);
-				hj_conf_free(conf);
-			} else {
-				memset(&m, 0, sizeof(m));
-			}
-			same_as_parse_match(t, strlen(t), users[j], 1000, "g",
-					    no_groups, r, &m, &err);
+		ck_assert_msg(r == 0, "%s: %s", u, err.msg);
+		/* this user's "user=cgroup" in the list, if any */
+		snprintf(got, sizeof(got), " %s=%s", u,
+			 m.kind == HJ_MAP_HOST ? "-" : m.cgroup);
+		for (at = simple_lines[_i].maps; (at = strstr(at, got + 1));
+		     at++)
+			if (at == simple_lines[_i].maps || at[-1] == ' ')
+				break;
+		if (m.kind != HJ_MAP_NONE) {
+			ck_assert_msg(at && (!at[strlen(got + 1)] ||
+					     at[strlen(got + 1)] == ' '),
+				      "%s: mapped to %s, not as '%s'", u,
+				      m.cgroup, simple_lines[_i].maps);
+			ck_assert_uint_eq(m.line, 1);
+		} else {
+			snprintf(got, sizeof(got), "%s=", u);
+			for (at = simple_lines[_i].maps; (at = strstr(at, got));
+			     at++)
+				if (at == simple_lines[_i].maps ||
+				    at[-1] == ' ')
+					break;
+			ck_assert_msg(!at, "%s: not mapped, but '%s'", u,
+				      simple_lines[_i].maps);
 		}
 	}
+}
+END_TEST
+
+/* Names and paths at their length limits, around the byte-class checks. */
+START_TEST(test_long_fields)
+{
+	struct hj_conf_error err = { .msg = "" };
+	char *text = malloc(8192), user[300];
+	struct hj_mapping m;
+	size_t j;
+
+	ck_assert_ptr_nonnull(text);
+	/* a component of NAME_MAX bytes, then one more */
+	strcpy(text, "bob ctr/");
+	memset(text + 8, 'c', 255);
+	strcpy(text + 8 + 255, "\n");
+	match_ok(text, "bob", 1000, "g", NULL, &m);
+	ck_assert_uint_eq(strlen(m.cgroup), 4 + 255);
+	text[8 + 255] = 'c';
+	strcpy(text + 8 + 256, "\n");
+	ck_assert_int_eq(match(text, "bob", 1000, "g", NULL, &m, &err),
+			 -EINVAL);
+	ck_assert_msg(strstr(err.msg, "t.conf:1: cgroup path 'ctr/ccc"), "%s",
+		      err.msg);
+	/* a path of 4095 bytes, then of 4096 */
+	strcpy(text, "bob ");
+	for (j = 0; j < 4096; j++)
+		text[4 + j] = j % 100 == 99 ? '/' : 'p';
+	strcpy(text + 4 + 4095, "\n");
+	match_ok(text, "bob", 1000, "g", NULL, &m);
+	ck_assert_uint_eq(strlen(m.cgroup), 4095);
+	text[4 + 4095] = 'p';
+	strcpy(text + 4 + 4096, "\n");
+	ck_assert_int_eq(match(text, "bob", 1000, "g", NULL, &m, &err),
+			 -EINVAL);
+	ck_assert_msg(strstr(err.msg, "' is too long"), "%s", err.msg);
+	/* a user name of 255 bytes, then of 256 */
+	memset(user, 'u', 255);
+	user[255] = '\0';
+	snprintf(text, 8192, "%s ctr/a\n", user);
+	match_ok(text, user, 1000, "g", NULL, &m);
+	ck_assert_str_eq(m.cgroup, "ctr/a");
+	snprintf(text, 8192, "%su ctr/a\n", user);
+	ck_assert_int_eq(match(text, user, 1000, "g", NULL, &m, &err), -EINVAL);
+	ck_assert_msg(strstr(err.msg, "t.conf:1: bad user name 'uuu"), "%s",
+		      err.msg);
 	free(text);
 }
 END_TEST
@@ -521,19 +658,15 @@ START_TEST(test_many_rules)
 	size_t n = 100000, i, len = 0;
 	char *text = malloc(n * 40);
 	struct hj_mapping m;
-	struct hj_conf *conf;
 
 	ck_assert_ptr_nonnull(text);
 	for (i = 0; i < n; i++)
 		len += sprintf(text + len, "user%zu ctr/c%zu\n", i, i);
-	conf = parse_ok(text);
-	ck_assert_uint_eq(hj_conf_rule_count(conf), n);
-	ck_assert_int_eq(hj_conf_match(conf, "user99999", 5, 5, "g", no_groups,
-				       &m, NULL),
-			 0);
+	ck_assert_int_eq(
+		match_text(text, len, "user99999", 5, "g", NULL, &m, NULL), 0);
 	ck_assert_str_eq(m.cgroup, "ctr/c99999");
 	ck_assert_uint_eq(m.line, 100000);
-	hj_conf_free(conf);
+	ck_assert_str_eq(m.file, "t.conf");
 	free(text);
 }
 END_TEST
@@ -554,7 +687,7 @@ START_TEST(test_shipped_example)
 {
 	FILE *f = fopen(shipped[_i].path, "re");
 	char line[512], *text = calloc(1, 1 << 16);
-	struct hj_conf *conf;
+	unsigned int rules = 0;
 	size_t len = 0;
 
 	ck_assert_msg(f != NULL, "%s: %s", shipped[_i].path, strerror(errno));
@@ -569,11 +702,13 @@ START_TEST(test_shipped_example)
 		ck_assert_msg(strchr(line, '\n'), "%s: line too long",
 			      shipped[_i].path);
 		len += snprintf(text + len, (1 << 16) - len, "%s", l);
+		/* a line that is not blank or a comment is a rule, or refused */
+		l += strspn(l, " \t\r\n");
+		rules += *l && *l != '#';
 	}
 	fclose(f);
-	conf = parse_ok(text);
-	ck_assert_uint_eq(hj_conf_rule_count(conf), shipped[_i].rules);
-	hj_conf_free(conf);
+	ck_assert_uint_eq(rules, shipped[_i].rules);
+	parse_ok(text);
 	free(text);
 }
 END_TEST
@@ -586,7 +721,6 @@ START_TEST(test_runtime_examples)
 	const char *const groups[] = { "rootless", NULL };
 	const char *const devs[] = { "devs", NULL };
 	struct hj_mapping m;
-	struct hj_conf *conf;
 	size_t len = 0;
 
 	ck_assert_ptr_nonnull(f);
@@ -599,32 +733,33 @@ START_TEST(test_runtime_examples)
 					line + 1 :
 					line);
 	fclose(f);
-	conf = parse_ok(text);
-	ck_assert_int_eq(hj_conf_match(conf, "bob", 1001, 1001, "bob",
-				       no_groups, &m, NULL), 0);
+	parse_ok(text);
+	ck_assert_int_eq(
+		match_text(text, len, "bob", 1001, "bob", NULL, &m, NULL), 0);
 	ck_assert_str_eq(m.cgroup, "lxc.payload.web2");
 	ck_assert_str_eq(m.name, "web2");
-	ck_assert_int_eq(hj_conf_match(conf, "zoe", 1002, 1002, "zoe", devs,
-				       &m, NULL), 0);
+	ck_assert_int_eq(
+		match_text(text, len, "zoe", 1002, "zoe", devs, &m, NULL), 0);
 	ck_assert_str_eq(m.cgroup, "ctr/zoe");
 	ck_assert_str_eq(m.name, "dev-zoe");
-	ck_assert_int_eq(hj_conf_match(conf, "erin", 1003, 1003, "erin",
-				       no_groups, &m, NULL), 0);
+	ck_assert_int_eq(
+		match_text(text, len, "erin", 1003, "erin", NULL, &m, NULL), 0);
 	ck_assert_str_eq(m.cgroup, "cpuset:lxc.payload.web5");
-	ck_assert_int_eq(hj_conf_match(conf, "uma", 1004, 1004, "uma", groups,
-				       &m, NULL), 0);
+	ck_assert_int_eq(
+		match_text(text, len, "uma", 1004, "uma", groups, &m, NULL), 0);
 	ck_assert_str_eq(m.cgroup, "user.slice/user-1004.slice/"
 				   "user@1004.service/user.slice/libpod-"
 				   "0123456789abcdef0123456789abcdef"
 				   "0123456789abcdef0123456789abcdef.scope");
-	hj_conf_free(conf);
 	free(text);
 }
 END_TEST
 
 /*
- * Mutated configs never crash the parser, and whatever it accepts maps
- * every user, hostile names included, to a cgroup below the roots.
+ * Mutated configs never crash the parser, whatever it accepts maps every
+ * user, hostile names included, to a cgroup below the roots, a file it
+ * refuses is refused to every user alike, and split over two files it
+ * gives the same answers.
  */
 START_TEST(test_mutations)
 {
@@ -640,8 +775,10 @@ START_TEST(test_mutations)
 	char text[sizeof(base)];
 
 	for (i = 0; i < 20000; i++) {
-		struct hj_conf *conf;
-		size_t len = sizeof(base) - 1;
+		struct hj_conf_error e0 = { .msg = "" };
+		size_t len = sizeof(base) - 1, k;
+		struct hj_mapping m0;
+		int r0;
 
 		memcpy(text, base, sizeof(base));
 		for (j = 0; j < 1 + i % 4; j++) {
@@ -653,28 +790,25 @@ START_TEST(test_mutations)
 		}
 		if (seed & 0x40000000)
 			len = (seed >> 4) % len;
-		if (hj_conf_parse(text, len, "m", &conf, NULL)) {
-			struct hj_mapping none;
-
-			/* refused the same way while matching */
-			memset(&none, 0, sizeof(none));
-			ck_assert_int_ne(hj_conf_parse_match(
-						 text, len, "m", "alice", 1, 1,
-						 "g", groups, &none, NULL),
-					 0);
-			continue;
-		}
+		/* a user no rule of the base maps, whose names expand well */
+		r0 = match_text(text, len, "root", 0, "root", NULL, &m0, &e0);
 		for (j = 0; j < sizeof(users) / sizeof(users[0]); j++) {
+			struct hj_conf_error err = { .msg = "" };
 			struct hj_mapping m;
 			const char *path;
 			int r;
 
-			r = hj_conf_match(conf, users[j], j * 500, 100,
-					  j % 2 ? users[j] : "g", groups, &m,
-					  NULL);
-			same_as_parse_match(text, len, users[j], j * 500,
-					    j % 2 ? users[j] : "g", groups, r,
-					    &m, NULL);
+			r = match_text(text, len, users[j], j * 500,
+				       j % 2 ? users[j] : "g", groups, &m,
+				       &err);
+			if (r0) {
+				ck_assert_int_eq(r, r0);
+				ck_assert_str_eq(err.msg, e0.msg);
+			}
+			for (k = i % 5; k < 6; k += 2)
+				same_split(text, len, k, users[j], j * 500,
+					   j % 2 ? users[j] : "g", groups, r,
+					   &m, &err);
 			if (r || m.kind != HJ_MAP_CONTAINER)
 				continue;
 			path = strchr(m.cgroup, ':');
@@ -686,12 +820,11 @@ START_TEST(test_mutations)
 					path[strlen(path) - 1] != '/',
 				"bad cgroup '%s' for '%s'", m.cgroup, users[j]);
 		}
-		hj_conf_free(conf);
 	}
 }
 END_TEST
 
-/* ---- files: the checks of hj_conf_load() ---- */
+/* ---- files: the checks of hj_conf_load_match() ---- */
 
 static char tmpdir[] = "/tmp/hjt-conf-XXXXXX";
 
@@ -719,15 +852,16 @@ static void write_file(const char *path, const char *text, mode_t mode)
 	close(fd);
 }
 
+/* Check the configuration @path (and @path.d): no rule names "nobody-x". */
 static int load(const char *path, struct hj_conf_error *err)
 {
-	struct hj_conf *conf;
-	int r = hj_conf_load(path, &conf, err);
+	struct hj_mapping m;
+	int r;
 
-	if (!r)
-		hj_conf_free(conf);
-	else
-		ck_assert_ptr_null(conf);
+	memset(&m, 0xff, sizeof(m));
+	r = hj_conf_load_match(path, "nobody-x", 0, 0, NULL, no_groups, &m,
+			       err);
+	ck_assert_int_eq(m.kind, HJ_MAP_NONE);
 	return r;
 }
 
@@ -809,46 +943,22 @@ START_TEST(test_load_too_large)
 }
 END_TEST
 
-START_TEST(test_load_fd)
-{
-	struct hj_conf_error err = { .msg = "" };
-	struct hj_conf *conf;
-	char path[64];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/fd.conf", tmpdir);
-	write_file(path, "a -\nb -\n", 0644);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(hj_conf_load_fd(fd, "fd.conf", &conf, &err), 0);
-	ck_assert_uint_eq(hj_conf_rule_count(conf), 2);
-	hj_conf_free(conf);
-	close(fd);
-}
-END_TEST
-
 /*
  * hj_conf_load_match() reads a file in chunks: lines across the chunk
  * boundaries, a last line without newline, a line of the maximal length
- * (with its CR) and the errors of an overlong line all come out as
- * hj_conf_load() + hj_conf_match() give them.
+ * (with its CR) and the errors of an overlong line all come out as the
+ * same text in memory gives them (hj_conf_parse_match(), one buffer).
  */
-static void load_match_same(const char *path, const char *user,
-			    unsigned int want_line)
+static void load_match_same(const char *path, const char *text, size_t len,
+			    const char *user, unsigned int want_line)
 {
 	struct hj_conf_error e1 = { .msg = "" }, e2 = { .msg = "" };
+	struct hj_conf_text t = { path, text, len };
 	struct hj_mapping m1, m2;
-	struct hj_conf *conf;
 	int r1, r2;
 
-	r1 = hj_conf_load(path, &conf, &e1);
-	if (!r1) {
-		r1 = hj_conf_match(conf, user, 1000, 100, "g", no_groups, &m1,
-				   &e1);
-		hj_conf_free(conf);
-	} else {
-		memset(&m1, 0, sizeof(m1));
-	}
+	r1 = hj_conf_parse_match(&t, 1, user, 1000, 100, "g", no_groups, &m1,
+				 &e1);
 	r2 = hj_conf_load_match(path, user, 1000, 100, "g", no_groups, &m2,
 				&e2);
 	ck_assert_int_eq(r2, r1);
@@ -880,10 +990,10 @@ START_TEST(test_load_match_chunks)
 	len += sprintf(text + len, "\r\nlast ctr/last");
 	text[len] = '\0';
 	write_file(path, text, 0644);
-	load_match_same(path, "last", n + 1);
-	load_match_same(path, "u29999", n - 1);
-	load_match_same(path, "u1", 1);
-	load_match_same(path, "nobody", 0);
+	load_match_same(path, text, len, "last", n + 1);
+	load_match_same(path, text, len, "u29999", n - 1);
+	load_match_same(path, text, len, "u1", 1);
+	load_match_same(path, text, len, "nobody", 0);
 
 	/* a line far too long: refused at its line */
 	len = cstart;
@@ -892,7 +1002,7 @@ START_TEST(test_load_match_chunks)
 	len += HJ_CONF_LINE_MAX + 100000;
 	len += sprintf(text + len, "\nlast ctr/last");
 	write_file(path, text, 0644);
-	load_match_same(path, "last", n);
+	load_match_same(path, text, len, "last", n);
 	/* a NUL byte 100 KiB into it: the NUL is what is reported */
 	text[cstart + HJ_CONF_LINE_MAX + 90000] = '\0';
 	{
@@ -902,7 +1012,7 @@ START_TEST(test_load_match_chunks)
 		ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
 		close(fd);
 	}
-	load_match_same(path, "last", n);
+	load_match_same(path, text, len, "last", n);
 	{
 		struct hj_conf_error err = { .msg = "" };
 		struct hj_mapping m;
@@ -911,7 +1021,7 @@ START_TEST(test_load_match_chunks)
 				   &err);
 		ck_assert_msg(strstr(err.msg, "NUL byte"), "%s", err.msg);
 	}
-	load_match_same(path, "last", n);
+	load_match_same(path, text, len, "last", n);
 	free(text);
 }
 END_TEST
@@ -997,7 +1107,9 @@ static Suite *conf_suite(bool root)
 	tcase_add_test(tc, test_huge_line);
 	tcase_add_test(tc, test_expansion_errors);
 	tcase_add_test(tc, test_overlong_expansion);
-	tcase_add_test(tc, test_simple_lines);
+	tcase_add_loop_test(tc, test_simple_lines, 0,
+			    sizeof(simple_lines) / sizeof(simple_lines[0]));
+	tcase_add_test(tc, test_long_fields);
 	tcase_add_test(tc, test_many_rules);
 	tcase_add_loop_test(tc, test_shipped_example, 0,
 			    sizeof(shipped) / sizeof(shipped[0]));
@@ -1009,7 +1121,7 @@ static Suite *conf_suite(bool root)
 	tcase_add_checked_fixture(tf, setup_dir, teardown_dir);
 	/* root-owned files */
 	tap_add_if(s, tf, "files", root, "needs root", test_load_ok,
-		   test_load_insecure, test_load_too_large, test_load_fd,
+		   test_load_insecure, test_load_too_large,
 		   test_load_match_chunks, test_resolve_user);
 
 	tcase_add_test(ta, test_audit_format);

@@ -664,7 +664,7 @@ START_TEST(test_exports)
 	ck_assert_ptr_null(dlsym(h, "pam_sm_authenticate"));
 	ck_assert_ptr_null(dlsym(h, "pam_sm_setcred"));
 	ck_assert_ptr_null(dlsym(h, "pam_sm_chauthtok"));
-	ck_assert_ptr_null(dlsym(h, "hj_conf_load"));
+	ck_assert_ptr_null(dlsym(h, "hj_conf_load_match"));
 	ck_assert_ptr_null(dlsym(h, "hj_target_from_cgroup_spec"));
 	ck_assert_ptr_null(dlsym(h, "hj_audit_entry"));
 	ck_assert_ptr_null(dlsym(h, "hj_parse_options"));

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,59 +70,125 @@ static void check_mapping(const struct hj_mapping *m)
 	CHECK(!m->cwd[0] || m->cwd[0] == '/');
 }
 
+/*
+ * The input is one or more files: "\f\n" separates them (a form feed is
+ * refused in a line anyway, so nothing else is lost).  Parsed as those
+ * files and as one file of them joined by "\n", the answers must agree:
+ * the same result, the same rule and error, at the line of the file it
+ * is in.  The same single parser reads both (hj_conf_parse_match), as it
+ * reads hijack.conf and hijack.conf.d for pam_hijack and hijack-shell.
+ */
+#define MAX_FILES 8
+
+static const char *const names[MAX_FILES] = { "f0", "f1", "f2", "f3",
+					      "f4", "f5", "f6", "f7" };
+
+/* The file of line @line of the joined text, and its line there. */
+static unsigned int locate(const unsigned int *first, size_t n,
+			   unsigned int line, size_t *file)
+{
+	size_t i = n - 1;
+
+	while (i && line < first[i])
+		i--;
+	*file = i;
+	return line - first[i] + 1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct hj_conf_error err;
-	struct hj_mapping m;
-	struct hj_conf *conf;
-	size_t i;
-	int r;
+	struct hj_conf_text t[MAX_FILES], one;
+	unsigned int first[MAX_FILES];
+	const char *s = (const char *)data, *end = s + size;
+	char *joined;
+	size_t n = 0, i, f;
 
 	if (!long_name[0])
 		memset(long_name, 'l', sizeof(long_name) - 1);
-	memset(&err, 0, sizeof(err));
-	r = hj_conf_parse((const char *)data, size, "fuzz.conf", &conf, &err);
-	if (r) {
-		struct hj_conf_error err2;
-		struct hj_mapping m2;
+	joined = malloc(size + 1);
+	CHECK(joined);
+	memcpy(joined, data, size);
+	/* split at "\f\n"; the joined text has "\n" there instead */
+	first[0] = 1;
+	for (;;) {
+		const char *sep = NULL, *q;
+		unsigned int nl = 0;
 
-		CHECK(r < 0 && !conf);
-		check_string(err.msg, sizeof(err.msg));
-		CHECK(err.msg[0]);
-		/* matching while parsing refuses it with the same message */
-		memset(&err2, 0, sizeof(err2));
-		CHECK(hj_conf_parse_match((const char *)data, size, "fuzz.conf",
-					  whos[0].user, whos[0].uid,
-					  whos[0].gid, whos[0].group,
-					  whos[0].groups, &m2, &err2) == r);
-		CHECK(!strcmp(err.msg, err2.msg));
-		return 0;
+		for (q = s; q + 1 < end; q++)
+			if (q[0] == '\f' && q[1] == '\n' && n + 1 < MAX_FILES) {
+				sep = q;
+				break;
+			}
+		t[n].name = names[n];
+		t[n].buf = s;
+		t[n].len = (sep ? sep : end) - s;
+		if (!sep) {
+			n++;
+			break;
+		}
+		joined[sep - (const char *)data] = '\n';
+		for (q = s; q < sep; q++)
+			nl += *q == '\n';
+		first[n + 1] = first[n] + nl + 1;
+		n++;
+		s = sep + 2;
 	}
+	/* joined: the same bytes with each "\f" of a separator dropped */
+	{
+		size_t o = 0, k;
+
+		for (k = 0; k < size; k++)
+			if (!(data[k] == '\f' && joined[k] == '\n'))
+				joined[o++] = joined[k];
+		one.name = "one";
+		one.buf = joined;
+		one.len = o;
+	}
+
 	for (i = 0; i < sizeof(whos) / sizeof(whos[0]); i++) {
 		const struct who *w = &whos[i];
-		struct hj_conf_error err2;
-		struct hj_mapping m2;
-		int r2;
+		struct hj_conf_error e1, e2;
+		struct hj_mapping m1, m2;
+		char want[sizeof(e1.msg)];
+		unsigned int l;
+		int r1, r2;
 
-		memset(&err, 0, sizeof(err));
-		r = hj_conf_match(conf, w->user, w->uid, w->gid, w->group,
-				  w->groups, &m, &err);
-		/* what a login does gives the same answer */
-		memset(&err2, 0, sizeof(err2));
-		r2 = hj_conf_parse_match((const char *)data, size, "fuzz.conf",
-					 w->user, w->uid, w->gid, w->group,
-					 w->groups, &m2, &err2);
-		CHECK(r2 == r && !memcmp(&m, &m2, sizeof(m)));
-		CHECK(!r || !strcmp(err.msg, err2.msg));
-		if (r) {
-			CHECK(r < 0 && m.kind == HJ_MAP_NONE);
-			check_string(err.msg, sizeof(err.msg));
+		memset(&e1, 0, sizeof(e1));
+		memset(&e2, 0, sizeof(e2));
+		r1 = hj_conf_parse_match(t, n, w->user, w->uid, w->gid,
+					 w->group, w->groups, &m1, &e1);
+		r2 = hj_conf_parse_match(&one, 1, w->user, w->uid, w->gid,
+					 w->group, w->groups, &m2, &e2);
+		CHECK(r1 == r2);
+		if (r1) {
+			CHECK(r1 < 0 && m1.kind == HJ_MAP_NONE);
+			CHECK(m2.kind == HJ_MAP_NONE);
+			check_string(e1.msg, sizeof(e1.msg));
+			CHECK(e1.msg[0]);
+			/* "one:L: what" is "fF:L': what" */
+			CHECK(e2.line > 0);
+			l = locate(first, n, e2.line, &f);
+			CHECK(e1.line == l && !strcmp(e1.file, names[f]));
+			snprintf(want, sizeof(want), "%s:%u%s", names[f], l,
+				 strchr(e2.msg + 4, ':'));
+			CHECK(!strncmp(e1.msg, want, sizeof(e1.msg) - 1));
 			continue;
 		}
-		check_mapping(&m);
+		check_mapping(&m1);
+		if (m1.kind == HJ_MAP_NONE) {
+			CHECK(m2.kind == HJ_MAP_NONE && !m1.line &&
+			      !m1.file[0]);
+			continue;
+		}
+		l = locate(first, n, m2.line, &f);
+		CHECK(m1.line == l && !strcmp(m1.file, names[f]));
+		CHECK(!strcmp(m2.file, "one"));
+		m2.line = m1.line;
+		strcpy(m2.file, m1.file);
+		CHECK(!memcmp(&m1, &m2, sizeof(m1)));
 	}
-	hj_conf_free(conf);
+	free(joined);
 	return 0;
 }
