@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * hijack.conf(5): one validator (parse_line), one pass over every line,
- * the first matching rule expanded for the user as it is read; no rule
- * is kept.
+ * hijack.conf(5) and hijack.conf.d/NAME.conf: one validator (parse_line), one
+ * pass over every line of every file, the first matching rule expanded
+ * for the user as it is read; no rule is kept.
  *
  *	WHO  WHERE  [option=value ...]
  *
@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <stdarg.h>
@@ -910,11 +911,154 @@ static int read_file(struct parser *p, int dirfd, const char *path,
 	return e;
 }
 
-/* @path, matched for @w (NULL: nobody). */
+/*
+ * Is @name a drop-in to read?  As systemd's and pam_limits' conf.d and
+ * sudoers.d skip what package managers and editors leave behind: only
+ * "*.conf", and no dotfile (".x.conf" of an editor or of Ansible's
+ * atomic write, "x.conf~", "x.conf.dpkg-old", "x.conf.rpmnew", ".#x.conf"
+ * are all skipped).
+ */
+static bool is_dropin(const char *name)
+{
+	size_t l = strlen(name);
+
+	return name[0] != '.' && l > 5 && !strcmp(name + l - 5, ".conf");
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The names of the drop-ins of the directory @dfd, in *names (malloc'd,
+ * sorted in byte order, as the C locale sorts).  @dir for messages.
+ */
+static int list_dropins(struct parser *p, int dfd, const char *dir,
+			char ***names, size_t *n)
+{
+	size_t cap = 0;
+	struct dirent *d;
+	char **v = NULL;
+	DIR *dp;
+	int fd, e = 0;
+
+	*names = NULL;
+	*n = 0;
+	fd = fcntl(dfd, F_DUPFD_CLOEXEC, 3);
+	if (fd < 0 || !(dp = fdopendir(fd))) {
+		e = -errno;
+		if (fd >= 0)
+			close(fd);
+		return fail(p->err, dir, 0, e, "cannot read: %s", strerror(-e));
+	}
+	for (;;) {
+		errno = 0;
+		d = readdir(dp);
+		if (!d) {
+			if (errno)
+				e = fail(p->err, dir, 0, -errno,
+					 "cannot read: %s", strerror(errno));
+			break;
+		}
+		if (!is_dropin(d->d_name))
+			continue;
+		if (*n == HJ_CONF_FILES_MAX) {
+			e = fail(p->err, dir, 0, -E2BIG,
+				 "too many files (limit %d)",
+				 HJ_CONF_FILES_MAX);
+			break;
+		}
+		if (*n == cap) {
+			char **nv = realloc(v, (cap = cap ? cap * 2 : 16) *
+						       sizeof(*v));
+
+			if (!nv) {
+				e = -ENOMEM;
+				break;
+			}
+			v = nv;
+		}
+		v[*n] = strdup(d->d_name);
+		if (!v[*n]) {
+			e = -ENOMEM;
+			break;
+		}
+		(*n)++;
+	}
+	closedir(dp);
+	if (e == -ENOMEM)
+		fail(p->err, dir, 0, e, "out of memory");
+	if (!e && *n)
+		qsort(v, *n, sizeof(*v), cmp_names);
+	*names = v;
+	return e;
+}
+
+/*
+ * The drop-in directory @dir: none is fine; one that is there is held
+ * to what the files are (root's, not writable by group or others, not a
+ * symbolic link), then its drop-ins are read in order.
+ */
+static int read_dropins(struct parser *p, const char *dir)
+{
+	char **names = NULL, *path = NULL;
+	size_t n = 0, i, dl = strlen(dir);
+	struct stat st;
+	int dfd, e;
+
+	/*
+	 * Not O_DIRECTORY, which reports a symbolic link as ENOTDIR; with
+	 * O_NONBLOCK, as a file, so that a FIFO here does not hang.
+	 */
+	dfd = open(dir,
+		   O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (dfd < 0) {
+		e = -errno;
+		if (e == -ENOENT)
+			return 0;
+		if (e == -ELOOP)
+			return fail(p->err, dir, 0, e, "is a symbolic link");
+		return fail(p->err, dir, 0, e, "cannot open: %s", strerror(-e));
+	}
+	if (fstat(dfd, &st))
+		e = fail(p->err, dir, 0, -errno, "cannot stat: %s",
+			 strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		e = fail(p->err, dir, 0, -ENOTDIR, "not a directory");
+	else if (st.st_uid != 0)
+		e = fail(p->err, dir, 0, -EPERM, "owned by uid %u, not root",
+			 (unsigned int)st.st_uid);
+	else if (st.st_mode & (S_IWGRP | S_IWOTH))
+		e = fail(p->err, dir, 0, -EPERM,
+			 "writable by group or others (mode %04o)",
+			 (unsigned int)(st.st_mode & 07777));
+	else
+		e = list_dropins(p, dfd, dir, &names, &n);
+	if (!e && n) {
+		path = malloc(dl + 1 + NAME_MAX + 1);
+		if (!path)
+			e = fail(p->err, dir, 0, -ENOMEM, "out of memory");
+	}
+	for (i = 0; !e && i < n; i++) {
+		/* the name it is reported under, "DIR/NAME" */
+		snprintf(path, dl + 1 + NAME_MAX + 1, "%s/%s", dir, names[i]);
+		e = read_file(p, dfd, names[i], path);
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(path);
+	close(dfd);
+	return e;
+}
+
+/* @path, then the drop-ins of @path.d, matched for @w (NULL: nobody). */
 static int load_match(const char *path, const struct login_user *w,
 		      struct hj_mapping *m, struct hj_conf_error *err)
 {
 	struct parser p;
+	char *dir;
 	int e;
 
 	if (!path)
@@ -922,7 +1066,18 @@ static int load_match(const char *path, const struct login_user *w,
 	e = parser_init(&p, w, m, err);
 	if (e)
 		return e;
-	return parser_done(&p, read_file(&p, AT_FDCWD, path, path));
+	e = read_file(&p, AT_FDCWD, path, path);
+	if (!e) {
+		dir = malloc(strlen(path) + sizeof(HJ_CONF_DIR_SUFFIX));
+		if (!dir)
+			return parser_done(&p, fail(err, path, 0, -ENOMEM,
+						    "out of memory"));
+		strcpy(dir, path);
+		strcat(dir, HJ_CONF_DIR_SUFFIX);
+		e = read_dropins(&p, dir);
+		free(dir);
+	}
+	return parser_done(&p, e);
 }
 
 int hj_conf_load_match(const char *path, const char *user, uid_t uid, gid_t gid,

@@ -3,17 +3,23 @@
  * hijack.conf: which user goes into which container.  See hijack.conf(5).
  *
  * One parser for pam_hijack, hijack-shell, the unit tests and the fuzzer.
+ * The configuration is a file and the drop-ins of the directory of its
+ * name with ".d" (hijack.conf.d/NAME.conf, in byte order), read as one file
+ * in that order: the first matching rule of any file wins, and one
+ * broken or insecure file refuses the whole configuration.
+ *
  * Every function returns 0 or a negative errno; on failure the
  * struct hj_conf_error (when given) says what failed and where, ready to
  * be logged as is: "/etc/security/hijack.conf:12: unknown option 'shel'".
  *   -EINVAL  a bad line, or a file that is no regular file
- *   -E2BIG   a line too long
- *   -EFBIG   a file above HJ_CONF_SIZE_MAX
- *   -EPERM   the file not root's, or group/world writable
- *   -ELOOP   the file is a symbolic link
- *   -EAGAIN  the file grew while being read
- *   other    open/read errors (-ENOENT: no hijack.conf), group lookups
- *            (hj_conf_resolve_user), -ENOMEM
+ *   -E2BIG   a line too long, or more than HJ_CONF_FILES_MAX drop-ins
+ *   -EFBIG   a file above HJ_CONF_SIZE_MAX, or all of them together
+ *   -EPERM   a file or the directory not root's, or group/world writable
+ *   -ELOOP   a file or the directory is a symbolic link
+ *   -ENOTDIR hijack.conf.d is not a directory
+ *   -EAGAIN  a file grew while being read
+ *   other    open/read errors (-ENOENT: no hijack.conf; no hijack.conf.d
+ *            is fine), group lookups (hj_conf_resolve_user), -ENOMEM
  */
 #ifndef HIJACK_CONF_H
 #define HIJACK_CONF_H
@@ -25,9 +31,15 @@
 #include "hijack.h"
 
 #define HJ_CONF_DEFAULT SCONFDIR "/hijack.conf"
+/* the drop-in directory of a configuration is its path with this */
+#define HJ_CONF_DIR_SUFFIX ".d"
 
-/* Limits of the file: 100 000 rules fit, a runaway file does not. */
+/*
+ * Limits: 100 000 rules fit, a runaway file does not.  HJ_CONF_SIZE_MAX
+ * holds for each file and for all of them together.
+ */
 #define HJ_CONF_SIZE_MAX (16 * 1024 * 1024)
+#define HJ_CONF_FILES_MAX 1000
 #define HJ_CONF_LINE_MAX 16384
 #define HJ_CONF_NAME_MAX 256
 
@@ -68,9 +80,9 @@ struct hj_conf_text {
 };
 
 /*
- * Match the user against the configuration @path (NULL: HJ_CONF_DEFAULT):
- * every line is checked, the first matching rule is expanded into @m
- * (kind HJ_MAP_NONE: none).
+ * Match the user against the configuration @path (NULL: HJ_CONF_DEFAULT)
+ * and its drop-ins @path.d/NAME.conf: every line of every file is checked,
+ * the first matching rule is expanded into @m (kind HJ_MAP_NONE: none).
  * A syntax error anywhere wins over the matching rule's expansion error.
  */
 int hj_conf_load_match(const char *path, const char *user, uid_t uid, gid_t gid,

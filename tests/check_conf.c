@@ -1047,6 +1047,258 @@ START_TEST(test_resolve_user)
 }
 END_TEST
 
+/* ---- hijack.conf.d: drop-ins ---- */
+
+static char conf_path[64], dropin_dir[64];
+
+static void setup_dropins(void)
+{
+	setup_dir();
+	snprintf(conf_path, sizeof(conf_path), "%s/hijack.conf", tmpdir);
+	snprintf(dropin_dir, sizeof(dropin_dir), "%s/hijack.conf.d", tmpdir);
+	write_file(conf_path, "# main\nalice ctr/main\n", 0644);
+	ck_assert_int_eq(mkdir(dropin_dir, 0755), 0);
+}
+
+static void dropin(const char *name, const char *text, mode_t mode)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/%s", dropin_dir, name);
+	write_file(path, text, mode);
+}
+
+/* The user's rule: its file (below tmpdir) and line, "" when none. */
+static int lookup(const char *user, const char *group, char *where, size_t size,
+		  struct hj_conf_error *err)
+{
+	struct hj_mapping m;
+	int r;
+
+	r = hj_conf_load_match(conf_path, user, 1000, 100, group, no_groups, &m,
+			       err);
+	if (r || m.kind == HJ_MAP_NONE)
+		snprintf(where, size, "%s", "");
+	else
+		snprintf(where, size, "%s:%u %s", m.file + strlen(tmpdir) + 1,
+			 m.line, m.kind == HJ_MAP_HOST ? "-" : m.cgroup);
+	return r;
+}
+
+static void maps_to(const char *user, const char *want)
+{
+	struct hj_conf_error err = { .msg = "" };
+	char where[HJ_CGROUP_PATH_MAX + 4200];
+
+	ck_assert_msg(lookup(user, "g", where, sizeof(where), &err) == 0,
+		      "%s: %s", user, err.msg);
+	ck_assert_str_eq(where, want);
+}
+
+/* hijack.conf first, then hijack.conf.d/NAME.conf in byte order. */
+START_TEST(test_dropin_order)
+{
+	dropin("20-b.conf", "bob ctr/b20\ncarol ctr/c\n", 0644);
+	dropin("10-a.conf", "# Ansible\nbob ctr/a10\nalice ctr/a\n", 0600);
+	dropin("9.conf", "carol ctr/nine\ndave -\nerin ctr/e%%u\n", 0444);
+	dropin("Z.conf", "erin ctr/upper\n", 0644);
+	maps_to("alice", "hijack.conf:2 ctr/main");
+	maps_to("bob", "hijack.conf.d/10-a.conf:2 ctr/a10");
+	maps_to("carol", "hijack.conf.d/20-b.conf:2 ctr/c");
+	maps_to("dave", "hijack.conf.d/9.conf:2 -");
+	/* byte order, as strcmp: "10-" before "9" before "Z" */
+	maps_to("erin", "hijack.conf.d/9.conf:3 ctr/e%u");
+	maps_to("frank", "");
+	/* an empty directory, an empty drop-in */
+	dropin("30-empty.conf", "", 0644);
+	maps_to("frank", "");
+}
+END_TEST
+
+/* What package managers, editors and Ansible leave behind is not read. */
+START_TEST(test_dropin_skipped)
+{
+	static const char *const skipped[] = {
+		"README",	 "50-x.conf~",	       ".50-x.conf",
+		".conf",	 "50-x.conf.dpkg-old", "50-x.conf.dpkg-dist",
+		"50-x.conf.bak", "50-x.conf.rpmnew",   ".50-x.conf.swp",
+		"#50-x.conf#",	 "50-x.CONF",	       "50-x.conf.d",
+	};
+	char path[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(skipped) / sizeof(skipped[0]); i++)
+		/* each would fail the configuration if it were read */
+		dropin(skipped[i], "dave ctr/skipped bogus=1\n", 0666);
+	/* nor is a symbolic link or a directory of another name */
+	snprintf(path, sizeof(path), "%s/link", dropin_dir);
+	ck_assert_int_eq(symlink("/etc/passwd", path), 0);
+	snprintf(path, sizeof(path), "%s/sub", dropin_dir);
+	ck_assert_int_eq(mkdir(path, 0777), 0);
+	/* "#x.conf#" ends in '#'; "x.conf" with a '#' first is read */
+	dropin("#50-y.conf", "dave ctr/hash\n", 0644);
+	maps_to("dave", "hijack.conf.d/#50-y.conf:1 ctr/hash");
+	maps_to("alice", "hijack.conf:2 ctr/main");
+}
+END_TEST
+
+/*
+ * One broken or insecure drop-in refuses the whole configuration, for
+ * every user, with the file (and line) that is wrong.
+ */
+static void refused(int want, const char *what)
+{
+	struct hj_conf_error err = { .msg = "" };
+	char where[HJ_CGROUP_PATH_MAX + 4200];
+
+	ck_assert_int_eq(lookup("alice", "g", where, sizeof(where), &err),
+			 want);
+	ck_assert_str_eq(where, "");
+	ck_assert_msg(strstr(err.msg, what), "'%s' has no '%s'", err.msg, what);
+	ck_assert_int_eq(lookup("nobody", "g", where, sizeof(where), &err),
+			 want);
+}
+
+START_TEST(test_dropin_refused)
+{
+	char path[128], path2[128];
+
+	dropin("10-ok.conf", "bob ctr/b\n", 0644);
+	dropin("20-bad.conf", "# x\n\ncarol ctr/c shel=/bin/sh\n", 0644);
+	refused(-EINVAL, "/hijack.conf.d/20-bad.conf:3: unknown option 'shel'");
+
+	dropin("20-bad.conf", "carol ctr/c\n", 0664);
+	refused(-EPERM, "/hijack.conf.d/20-bad.conf: writable by group or "
+			"others (mode 0664)");
+	dropin("20-bad.conf", "carol ctr/c\n", 0646);
+	refused(-EPERM, "20-bad.conf: writable by group or others");
+	snprintf(path, sizeof(path), "%s/20-bad.conf", dropin_dir);
+	ck_assert_int_eq(chmod(path, 0644), 0);
+	ck_assert_int_eq(chown(path, 1000, 0), 0);
+	refused(-EPERM, "/hijack.conf.d/20-bad.conf: owned by uid 1000, not "
+			"root");
+	ck_assert_int_eq(unlink(path), 0);
+
+	/* a symbolic link, even to a good file */
+	snprintf(path2, sizeof(path2), "%s/10-ok.conf", dropin_dir);
+	ck_assert_int_eq(symlink(path2, path), 0);
+	refused(-ELOOP, "/hijack.conf.d/20-bad.conf: is a symbolic link");
+	ck_assert_int_eq(unlink(path), 0);
+	/* not a regular file */
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	refused(-EINVAL, "/hijack.conf.d/20-bad.conf: not a regular file");
+	ck_assert_int_eq(rmdir(path), 0);
+	ck_assert_int_eq(mkfifo(path, 0644), 0);
+	refused(-EINVAL, "/hijack.conf.d/20-bad.conf: not a regular file");
+	ck_assert_int_eq(unlink(path), 0);
+	maps_to("bob", "hijack.conf.d/10-ok.conf:1 ctr/b");
+
+	/* the directory: root's, not writable by others, no link */
+	ck_assert_int_eq(chmod(dropin_dir, 0775), 0);
+	refused(-EPERM, "/hijack.conf.d: writable by group or others");
+	ck_assert_int_eq(chmod(dropin_dir, 0757), 0);
+	refused(-EPERM, "/hijack.conf.d: writable by group or others");
+	ck_assert_int_eq(chmod(dropin_dir, 0755), 0);
+	ck_assert_int_eq(chown(dropin_dir, 1000, 1000), 0);
+	refused(-EPERM, "/hijack.conf.d: owned by uid 1000, not root");
+	ck_assert_int_eq(chown(dropin_dir, 0, 0), 0);
+	snprintf(path, sizeof(path), "%s/real.d", tmpdir);
+	ck_assert_int_eq(rename(dropin_dir, path), 0);
+	ck_assert_int_eq(symlink(path, dropin_dir), 0);
+	refused(-ELOOP, "/hijack.conf.d: is a symbolic link");
+	ck_assert_int_eq(unlink(dropin_dir), 0);
+	write_file(dropin_dir, "bob ctr/b\n", 0644);
+	refused(-ENOTDIR, "/hijack.conf.d: not a directory");
+	ck_assert_int_eq(unlink(dropin_dir), 0);
+	/* no directory is fine; no hijack.conf is not, drop-ins or not */
+	maps_to("alice", "hijack.conf:2 ctr/main");
+	ck_assert_int_eq(rename(path, dropin_dir), 0);
+	ck_assert_int_eq(unlink(conf_path), 0);
+	refused(-ENOENT, "/hijack.conf: cannot open");
+}
+END_TEST
+
+/*
+ * A syntax error in a later file wins over the expansion error of the
+ * rule that matched in an earlier one, as within one file.
+ */
+START_TEST(test_dropin_whole)
+{
+	struct hj_conf_error err = { .msg = "" };
+	char where[HJ_CGROUP_PATH_MAX + 4200];
+
+	write_file(conf_path, "alice ctr/%g\n", 0644);
+	ck_assert_int_eq(lookup("alice", NULL, where, sizeof(where), &err),
+			 -EINVAL);
+	ck_assert_msg(strstr(err.msg, "/hijack.conf:1: cgroup: %g:"), "%s",
+		      err.msg);
+	dropin("50-x.conf", "bob ctr/b\nbob\n", 0644);
+	ck_assert_int_eq(lookup("alice", NULL, where, sizeof(where), &err),
+			 -EINVAL);
+	ck_assert_msg(strstr(err.msg, "/hijack.conf.d/50-x.conf:2: missing "
+				      "cgroup"),
+		      "%s", err.msg);
+	ck_assert_uint_eq(err.line, 2);
+	ck_assert_msg(strstr(err.file, "/hijack.conf.d/50-x.conf"), "%s",
+		      err.file);
+}
+END_TEST
+
+/* Caps: HJ_CONF_FILES_MAX drop-ins, HJ_CONF_SIZE_MAX bytes in all. */
+START_TEST(test_dropin_caps)
+{
+	char name[32], *big = malloc(HJ_CONF_SIZE_MAX / 2 + 1), path[128];
+	int i, fd;
+
+	ck_assert_ptr_nonnull(big);
+	for (i = 0; i < HJ_CONF_FILES_MAX; i++) {
+		snprintf(name, sizeof(name), "%04d.conf", i);
+		dropin(name, i == 999 ? "zed ctr/z\n" : "", 0644);
+	}
+	maps_to("zed", "hijack.conf.d/0999.conf:1 ctr/z");
+	dropin("1000.conf", "", 0644);
+	refused(-E2BIG, "/hijack.conf.d: too many files (limit 1000)");
+	for (i = 0; i <= HJ_CONF_FILES_MAX; i++) {
+		snprintf(path, sizeof(path), "%s/%04d.conf", dropin_dir, i);
+		ck_assert_int_eq(unlink(path), 0);
+	}
+	/* half the cap of comments, twice: too much together */
+	memset(big, '#', HJ_CONF_SIZE_MAX / 2);
+	for (i = 1000; i < HJ_CONF_SIZE_MAX / 2; i += 1000)
+		big[i] = '\n';
+	big[HJ_CONF_SIZE_MAX / 2] = '\0';
+	write_file(conf_path, big, 0644);
+	dropin("a.conf", big, 0644);
+	maps_to("alice", "");
+	dropin("b.conf", "", 0644);
+	snprintf(path, sizeof(path), "%s/b.conf", dropin_dir);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, 1), 0);
+	close(fd);
+	refused(-EFBIG, "/hijack.conf.d/b.conf: the configuration is too "
+			"large with this file");
+	free(big);
+}
+END_TEST
+
+/* hj_conf_resolve_user reads the drop-ins, group rules included. */
+START_TEST(test_dropin_resolve_user)
+{
+	struct hj_conf_error err = { .msg = "" };
+	struct passwd pw = { .pw_name = "root", .pw_uid = 0, .pw_gid = 0 };
+	struct hj_mapping m;
+
+	dropin("50-ops.conf", "* ctr/all\n@root ctr/ops/%u\n", 0644);
+	ck_assert_int_eq(hj_conf_resolve_user(conf_path, &pw, &m, &err), 0);
+	ck_assert_int_eq(m.kind, HJ_MAP_CONTAINER);
+	ck_assert_str_eq(m.cgroup, "ctr/ops/root");
+	ck_assert_uint_eq(m.line, 2);
+	ck_assert_msg(strstr(m.file, "/hijack.conf.d/50-ops.conf"), "%s",
+		      m.file);
+}
+END_TEST
+
 /* ---- audit message formatting ---- */
 
 START_TEST(test_audit_format)
@@ -1088,6 +1340,7 @@ static Suite *conf_suite(bool root)
 	Suite *s = suite_create("conf");
 	TCase *tc = tcase_create("parse");
 	TCase *tf = tcase_create("files");
+	TCase *td = tcase_create("drop-ins");
 	TCase *ta = tcase_create("audit");
 
 	tcase_add_test(tc, test_empty);
@@ -1123,6 +1376,12 @@ static Suite *conf_suite(bool root)
 	tap_add_if(s, tf, "files", root, "needs root", test_load_ok,
 		   test_load_insecure, test_load_too_large,
 		   test_load_match_chunks, test_resolve_user);
+
+	tcase_add_checked_fixture(td, setup_dropins, teardown_dir);
+	tcase_set_timeout(td, 30);
+	tap_add_if(s, td, "drop-ins", root, "needs root", test_dropin_order,
+		   test_dropin_skipped, test_dropin_refused, test_dropin_whole,
+		   test_dropin_caps, test_dropin_resolve_user);
 
 	tcase_add_test(ta, test_audit_format);
 	suite_add_tcase(s, ta);
