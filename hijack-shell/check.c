@@ -350,13 +350,15 @@ int shell_check(const char *user, bool priv)
 	l = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	exe[l > 0 ? l : 0] = '\0';
 	if (m.kind == HJ_MAP_NONE) {
-		printf("rule:       none in %s: not routed\n", HJ_CONF_DEFAULT);
+		printf("rule:       none in %s or %s%s/*.conf: not routed\n",
+		       HJ_CONF_DEFAULT, HJ_CONF_DEFAULT, HJ_CONF_DIR_SUFFIX);
 		if (!strcmp(pw->pw_shell, exe))
 			printf("warning:    the login shell is hijack-shell: "
 			       "every login is refused\n");
 		return 0;
 	}
-	printf("rule:       %s:%u\n", HJ_CONF_DEFAULT, m.line);
+	/* the file it is in: hijack.conf or one of hijack.conf.d */
+	printf("rule:       %s:%u\n", m.file, m.line);
 	if (m.kind == HJ_MAP_HOST) {
 		printf("target:     the host ('-')\n");
 		return 0;

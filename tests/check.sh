@@ -71,8 +71,17 @@ chk "hijack.conf a symlink" 1 "^PROBLEM: $CONF: is a symbolic link"
 rm -f "$CONF"; mv "$CONF.real" "$CONF"
 
 rules "nobody	$CG"
-chk "no rule for the user" 0 "^rule: +none in $CONF: not routed"
+chk "no rule for the user" 0 "^rule: +none in $CONF or $CONF\.d/\*\.conf: not routed"
 chk "no rule, hijack-shell as shell" 0 "^warning: +the login shell is hijack-shell: every login is refused"
+
+# hijack.conf.d: the rule's file and line; a broken drop-in, with its own
+mkdir -m 755 "$CONF.d"
+printf '# managed by Ansible\n%s\t%s\tname=web1\n' "$A" "$CG" > "$CONF.d/50-web.conf"
+chmod 644 "$CONF.d/50-web.conf"
+chk "a drop-in's rule" 0 "^rule: +$CONF\.d/50-web\.conf:2$"
+printf 'x\n' > "$CONF.d/60-bad.conf"
+chk "a broken drop-in" 1 "^PROBLEM: $CONF\.d/60-bad\.conf:1: missing cgroup or '-' after 'x'"
+rm -r "$CONF.d"
 
 rules "$A	$HJ_RUN/stopped	name=web9"
 chk "container stopped (no cgroup)" 1 "^PROBLEM: container web9 is not running \(no such cgroup\): logins are refused"

@@ -120,6 +120,10 @@ EXTRA_DIST += tests/e2e-rootless.sh
 TESTS += tests/check.sh
 EXTRA_DIST += tests/check.sh
 
+# hijack.conf.d drop-ins over a real sshd login
+TESTS += tests/conf-dropin.sh
+EXTRA_DIST += tests/conf-dropin.sh
+
 # run by tests/run after `make check` (they print TAP; see each script)
 EXTRA_DIST += tests/static.sh tests/STATIC.md tests/valgrind.sh \
 	tests/asan.sh

@@ -56,7 +56,8 @@ hj_conf_take() {
 		bail_out "hj_conf_take outside a private mount namespace"
 	mkdir -p "$dir" "$HJ_TMP/confdir"
 	cp -a "$dir/." "$HJ_TMP/confdir/"
-	rm -f "$HJ_TMP/confdir/hijack.conf"
+	# the machine's hijack.conf and drop-ins are not the test's
+	rm -rf "$HJ_TMP/confdir/hijack.conf" "$HJ_TMP/confdir/hijack.conf.d"
 	chmod 755 "$HJ_TMP/confdir"
 	mount --bind "$HJ_TMP/confdir" "$dir" ||
 		bail_out "cannot bind mount over $dir"
