@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * hj-confbench FILE USER [N]: load hijack.conf and match USER, N times
- * (default 1), as pam_hijack and hijack-shell do at every login
+ * hj-confbench FILE USER [N]: load hijack.conf (FILE, and FILE.d/NAME.conf)
+ * and match USER, N times (default 1), as pam_hijack and hijack-shell do
+ * at every login
  * (hj_conf_resolve_user: the whole file checked, matched while parsed):
  * the parse+match cost that bench/run puts beside `grep -c` over the same
- * file.  Prints the matching line and cgroup once, so the run can check it.
+ * bytes.  Prints the matching file:line and cgroup once, so the run can
+ * check it.
  */
 #include "config.h"
 
@@ -35,6 +37,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	printf("%s %u %s\n", hj_map_kind_name(m.kind), m.line, m.cgroup);
+	printf("%s %s:%u %s\n", hj_map_kind_name(m.kind), m.file, m.line,
+	       m.cgroup);
 	return 0;
 }
