@@ -1119,10 +1119,19 @@ END_TEST
 START_TEST(test_dropin_skipped)
 {
 	static const char *const skipped[] = {
-		"README",	 "50-x.conf~",	       ".50-x.conf",
-		".conf",	 "50-x.conf.dpkg-old", "50-x.conf.dpkg-dist",
-		"50-x.conf.bak", "50-x.conf.rpmnew",   ".50-x.conf.swp",
-		"#50-x.conf#",	 "50-x.CONF",	       "50-x.conf.d",
+		"README",
+		"50-x.conf~",
+		".50-x.conf",
+		".conf",
+		"50-x.conf.dpkg-old",
+		"50-x.conf.dpkg-dist",
+		"50-x.conf.bak",
+		"50-x.conf.rpmnew",
+		".50-x.conf.swp",
+		"#50-x.conf#",
+		"50-x.CONF",
+		"50-x.conf.d",
+		".ansible_tmp8x2k50-x.conf",
 	};
 	char path[128];
 	size_t i;
