@@ -277,7 +277,7 @@ static void resolve(struct session *s)
  */
 static int child_pty(const struct session *s, uid_t uid)
 {
-	int master, slave, cause, e, r;
+	int master, slave, cause, e = 0, r;
 
 	if (!s->ttys)
 		return -1;
@@ -314,7 +314,7 @@ static int child_pty(const struct session *s, uid_t uid)
  */
 static void host_pty(struct session *s, pid_t pid)
 {
-	int cause, slave, r, status;
+	int cause = 0, slave, r, status;
 	char why[64];
 
 	close(s->sock[1]);
