@@ -184,9 +184,15 @@ if session_procs '^sleep 5$'; then
 	pts_dev=$(stat -c %d "/proc/$I1/root/dev/pts")
 	is "the session's pty is on the container's devpts (st_dev of /dev/pts)" \
 		"$(stat -L -c %d /proc/$inner/fd/0)" "$pts_dev"
-	extra=$(ls /proc/$parent/fd | grep -vx '[012]')
+	# this session's waiter: the first hijack-shell above the command
+	# (another session's may still be running)
+	w=$inner
+	while [ "${w:-1}" != 1 ] && [ "$(cat /proc/$w/comm 2>/dev/null)" != hijack-shell ]; do
+		w=$(awk '/^PPid:/ {print $2}' /proc/$w/status 2>/dev/null)
+	done
+	extra=$(ls /proc/$w/fd | grep -vx '[012]')
 	is "the host side holds one fd beyond 0-2: the master, of the container's devpts" \
-		"$(for f in $extra; do stat -L -c %d:%t:%T "/proc/$parent/fd/$f" 2>&1; done)" "$pts_dev:5:2"
+		"$(for f in $extra; do stat -L -c %d:%t:%T "/proc/$w/fd/$f" 2>&1; done)" "$pts_dev:5:2"
 else
 	not_ok "found the pty session's processes"
 fi
