@@ -14,7 +14,10 @@
  *      init) and the init's confinement, all before anything is entered;
  *   3. the audit record, as root on the host;
  *   4. hj_spawn(): a child inside the container, in a new session, with a
- *      pty of our own whenever fds 0-2 include a terminal (caps.c, tty.c);
+ *      pty of its own whenever fds 0-2 include a terminal: the child
+ *      allocates it from the container's devpts and hands the master
+ *      back, or the host allocates one when the container has no devpts
+ *      (tty.c);
  *   5. child(): as confined as the container's init (bounding set, LSM
  *      label, seccomp, no_new_privs), the container's groups for the
  *      user, every capability dropped, then the cwd, the environment, and
@@ -39,7 +42,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "audit.h"
@@ -68,7 +74,8 @@ struct session {
 	const char *command; /* -c COMMAND, or NULL */
 	bool host; /* the rule keeps the user on the host */
 	unsigned int ttys; /* which of fds 0-2 are terminals */
-	int master, slave; /* our pty, or -1 */
+	int sock[2]; /* the pty's socketpair: host side, child side; or -1 */
+	int master; /* the pty's master on the host side, or -1 */
 };
 
 static void __attribute__((noreturn)) usage(int status)
@@ -256,12 +263,95 @@ static void resolve(struct session *s)
 		       s->m.cgroup, hj_strerror(r));
 	read_confinement(s);
 	s->ttys = tty_mask();
-	if (s->ttys) {
-		r = tty_open_pty(&s->master, &s->slave);
-		if (r)
+	if (s->ttys &&
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, s->sock))
+		refuse(s, "pty", "cannot allocate a terminal: %s",
+		       strerror(errno));
+}
+
+/*
+ * In the child, still privileged, inside the container: the session's
+ * pty from the container's devpts, the master handed to the host side;
+ * or, when the container has none, the slave of the host's pty that the
+ * host side sends back.  Returns the slave (-1: no terminal).
+ */
+static int child_pty(const struct session *s, uid_t uid)
+{
+	int master, slave, cause, e = 0, r;
+
+	if (!s->ttys)
+		return -1;
+	close(s->sock[0]);
+	cause = tty_container_pty(&master, &slave);
+	if (!cause) {
+		tty_copy_settings(slave);
+		/* the user's, as sshd and lxc-attach leave it; best effort */
+		if (fchown(slave, uid, -1) == 0)
+			(void)!fchmod(slave, 0600);
+		r = tty_send(s->sock[1], TTY_OWN, master);
+		close(master);
+	} else {
+		r = tty_send(s->sock[1], cause, -1);
+		if (!r)
+			r = tty_recv(s->sock[1], &e, &slave, -1);
+		if (!r && (e || slave < 0))
+			r = e ? e : -EPROTO;
+	}
+	if (r) {
+		errno = -r;
+		err(126, "cannot set up the terminal");
+	}
+	close(s->sock[1]);
+	return slave;
+}
+
+/*
+ * On the host side, still privileged: take the master the child sends,
+ * or, when the container has no devpts of its own, allocate the pty from
+ * the host's devpts, say so, and send the child its slave.  A child that
+ * does not answer in time (a FUSE /dev/pts can stall it) is killed and
+ * the login refused.
+ */
+static void host_pty(struct session *s, pid_t pid)
+{
+	int cause = 0, slave, r, status;
+	char why[64];
+
+	close(s->sock[1]);
+	s->sock[1] = -1;
+	r = tty_recv(s->sock[0], &cause, &s->master, TTY_ANSWER_MS);
+	if (!r && !cause && s->master < 0)
+		r = -EPROTO;
+	if (r) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		refuse(s, "pty",
+		       "cannot set up the terminal in container %s: %s",
+		       s->m.name,
+		       r == -ETIMEDOUT ? "its /dev/pts did not answer" :
+					 strerror(-r));
+	}
+	if (cause) {
+		snprintf(why, sizeof(why), "host-pty:%s",
+			 tty_cause_name(cause));
+		audit(s, "pty", s->t.pid, why, true);
+		warnx("container %s has no devpts of its own at /dev/pts (%s): "
+		      "this session's terminal is a pty of the host, which "
+		      "tty(1) cannot name inside",
+		      s->m.name, tty_cause_name(cause));
+		r = tty_open_pty(&s->master, &slave);
+		tty_send(s->sock[0], r, r ? -1 : slave);
+		if (r) {
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
 			refuse(s, "pty", "cannot allocate a terminal: %s",
 			       strerror(-r));
+		}
+		close(slave);
 	}
+	close(s->sock[0]);
+	s->sock[0] = -1;
 }
 
 /*
@@ -282,9 +372,10 @@ static void __attribute__((noreturn)) child(const struct session *s)
 	bool own_userns = !s->priv && (s->t.ns_differ & HJ_NS_USER);
 	uid_t uid = own_userns ? 0 : s->u.uid;
 	gid_t gid = own_userns ? 0 : s->u.gid;
-	int r;
+	int slave, r;
 
-	r = tty_attach_child(s->slave, s->ttys);
+	slave = child_pty(s, uid);
+	r = tty_attach_child(slave, s->ttys);
 	if (r) {
 		errno = -r;
 		err(126, "cannot set up the terminal");
@@ -327,7 +418,7 @@ static void __attribute__((noreturn)) child(const struct session *s)
 	}
 	shell = s->m.shell[0] ? s->m.shell : acct->shell;
 	env = shell_environ(s->u.name, s->u.uid, acct->home, shell,
-			    s->m.name[0] ? s->m.name : NULL, s->slave >= 0);
+			    s->m.name[0] ? s->m.name : NULL, slave >= 0);
 	if (!env)
 		errx(126, "cannot build the environment");
 	base = strrchr(shell, '/');
@@ -429,7 +520,7 @@ static void __attribute__((noreturn)) run_on_host(struct session *s)
 		err(EXIT_FAILURE, "cannot read our own confinement");
 	}
 	audit(s, "host", -1, NULL, true);
-	s->master = s->slave = -1;
+	s->master = s->sock[0] = s->sock[1] = -1;
 	s->ttys = 0;
 	child(s);
 }
@@ -451,7 +542,7 @@ int main(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	hj_target_init(&s.t);
 	hj_confinement_init(&s.conf);
-	s.master = s.slave = -1;
+	s.master = s.sock[0] = s.sock[1] = -1;
 	s.priv = privileged();
 	switch (args.action) {
 	case SHELL_SESSION:
@@ -480,8 +571,6 @@ int main(int argc, char **argv)
 	pid = hj_spawn(&s.t, &opts, NULL);
 	if (pid == 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		if (s.master >= 0)
-			close(s.master);
 		child(&s);
 	}
 	/* the clone's EAGAIN: pids.max (hj_strerror() says so) */
@@ -498,10 +587,10 @@ int main(int argc, char **argv)
 		refuse(&s, "enter",
 		       "cannot enter container %s (cgroup %s, pid %d): %s",
 		       s.m.name, s.m.cgroup, (int)s.t.pid, hj_strerror(pid));
+	if (s.ttys)
+		host_pty(&s, pid);
 	hj_target_release(&s.t);
 	hj_confinement_free(&s.conf);
-	if (s.slave >= 0)
-		close(s.slave);
 	/* the waiting parent needs no privilege either */
 	r = drop_caps();
 	if (r) {

@@ -42,8 +42,23 @@ bool privileged(void);
 int drop_caps(void);
 
 /* tty.c */
+/* why a session's pty is not the container's own (0: it is) */
+enum tty_cause {
+	TTY_OWN = 0,
+	TTY_NO_PTS, /* no /dev/pts directory (or a symlink) */
+	TTY_NOT_DEVPTS, /* /dev/pts is not a devpts: tmpfs, FUSE, ... */
+	TTY_NO_PTMX, /* its ptmx cannot be opened (pty max reached, ...) */
+	TTY_NOT_PTY, /* what it opened is not a pty master */
+};
+/* how long the host side waits for the child's pty */
+#define TTY_ANSWER_MS 10000
 unsigned int tty_mask(void);
+void tty_copy_settings(int slave);
 int tty_open_pty(int *master, int *slave);
+const char *tty_cause_name(int cause);
+int tty_container_pty(int *master, int *peer);
+int tty_send(int sock, int code, int fd);
+int tty_recv(int sock, int *code, int *fd, int timeout_ms);
 int tty_attach_child(int slave, unsigned int mask);
 void tty_block_signals(sigset_t *old);
 void __attribute__((noreturn)) tty_wait_session(pid_t pid, int master);

@@ -57,9 +57,13 @@ for u in $U1 $U2 $U3 $U4 $U5 $U6; do
 done
 mkroot "$HJ_TMP/r1" web1
 mkroot "$HJ_TMP/r2" web2
-ct_start web1 web1 "$HJ_TMP/r1" || bail_out "container web1"
+# web1 has a devpts of its own, as every runtime mounts one; web2's
+# /dev/pts is a tmpfs faking one (hijack-shell(8): the host's pty then)
+rootfs_pts "$HJ_TMP/r1" devpts
+rootfs_pts "$HJ_TMP/r2" tmpfs
+CT_WRAP=/bin/pts-init ct_start web1 web1 "$HJ_TMP/r1" || bail_out "container web1"
 I1=$CT_INIT
-ct_start web2 web2 "$HJ_TMP/r2" || bail_out "container web2"
+CT_WRAP=/bin/pts-init ct_start web2 web2 "$HJ_TMP/r2" || bail_out "container web2"
 I2=$CT_INIT
 cg_create stopped
 # a cgroup that holds only a host process (one a user moved there)
@@ -176,13 +180,47 @@ bg=$!
 if session_procs '^sleep 5$'; then
 	isnt "the container's terminal is not the host pty sshd allocated" \
 		"$(stat -L -c %t:%T /proc/$inner/fd/0)" "$(stat -L -c %t:%T /proc/$parent/fd/0)"
+	# the pty is the container's devpts's, and the host keeps its master
+	pts_dev=$(stat -c %d "/proc/$I1/root/dev/pts")
+	is "the session's pty is on the container's devpts (st_dev of /dev/pts)" \
+		"$(stat -L -c %d /proc/$inner/fd/0)" "$pts_dev"
+	# this session's waiter: the first hijack-shell above the command
+	# (another session's may still be running)
+	w=$inner
+	while [ "${w:-1}" != 1 ] && [ "$(cat /proc/$w/comm 2>/dev/null)" != hijack-shell ]; do
+		w=$(awk '/^PPid:/ {print $2}' /proc/$w/status 2>/dev/null)
+	done
+	extra=$(ls /proc/$w/fd | grep -vx '[012]')
+	is "the host side holds one fd beyond 0-2: the master, of the container's devpts" \
+		"$(for f in $extra; do stat -L -c %d:%t:%T "/proc/$w/fd/$f" 2>&1; done)" "$pts_dev:5:2"
 else
 	not_ok "found the pty session's processes"
 fi
 wait "$bg" 2>/dev/null
+# tty(1) and ttyname(): the name is the container's and opens fd 0's pty
+out=$(s $U1 -tt 'tty; stat -L -c %d:%i /proc/self/fd/0; stat -c %d:%i "$(tty)"; stat -c %d /dev/pts' 2>&1 | tr -d '\r')
+like "inside a pty session, tty prints the container's /dev/pts/N" "$(sed -n 1p <<<"$out")" '^/dev/pts/[0-9]+$'
+check "ttyname(): the name tty prints is the session's own terminal" \
+	test -n "$(sed -n 2p <<<"$out")" -a "$(sed -n 2p <<<"$out")" = "$(sed -n 3p <<<"$out")"
+is "the terminal's st_dev is the container's /dev/pts" \
+	"$(sed -n 2p <<<"$out" | cut -d: -f1)" "$(sed -n 4p <<<"$out")"
+# TIOCSTI reaches the session's own terminal, the container's pty: the
+# line it pushes is read back by the session's shell, inside
+rm -f "$HJ_TMP/r1/tmp/sti-own-$id" "/tmp/sti-own-$id"
+s $U1 -tt "hj-tiocsti 'tty > /tmp/sti-own-$id
+'; read -r line; eval \"\$line\"" >/dev/null 2>&1
+like "TIOCSTI from inside lands in the session's own pty, the container's, not on the host" \
+	"$(cat "$HJ_TMP/r1/tmp/sti-own-$id" 2>&1)$(test -e "/tmp/sti-own-$id" && echo ' and the host')" \
+	'^/dev/pts/[0-9]+$'
 s $U1 -tt "hj-tiocsti 'touch /tmp/injected-$id
 '; sleep 1" >/dev/null 2>&1
 check "TIOCSTI from inside does not reach the host" test ! -e "/tmp/injected-$id"
+
+# -- a container whose /dev/pts is not a devpts (a tmpfs fake): the
+# session gets a pty of the host, as documented, and is told why
+out=$(s $U2 -tt 'hostname; tty' 2>&1 | tr -d '\r' | tr '\n' ' ')
+like "/dev/pts a tmpfs: the login lands inside on a pty of the host (not a tty), told why" "$out" \
+	"container web2 has no devpts of its own at /dev/pts \(not-devpts\).* web2 not a tty $"
 
 # -- who goes where
 is "group-mapped user lands in web2" "$(s $U2 hostname)" web2
@@ -211,6 +249,9 @@ sleep 1
 rec=$(ausearch -m VIRT_CONTROL -ts "$TS_DAY" "$TS_TIME" 2>/dev/null)
 like "audit: a start record into web1 with the init's pid" "$rec" "op=start.*vm=\"?web1\"?.*vm-pid=$I1"
 like "audit: a deny record for the stopped container" "$rec" "op=deny.*vm=\"?stopped1\"?"
+is "audit: one pty record, for web2's host pty, saying why" \
+	"$(grep 'op=pty' <<<"$rec" | grep -o 'vm="[^"]*" .*reason="[^"]*"' | sed 's/ vm-pid.*reason=/ /')" \
+	'vm="web2" "host-pty:not-devpts"'
 like "audit: a deny record for the cgroup of host processes, saying why" "$rec" \
 	"op=deny.*vm=\"?hostonly1\"?.*reason=\"?not-a-container"
 # a caller no rule maps is refused without a record: any local user could

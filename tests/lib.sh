@@ -108,6 +108,19 @@ make_rootfs() {
 	mknod -m 666 "$r/dev/tty" c 5 0
 }
 
+# rootfs_pts ROOTFS devpts|tmpfs: /bin/pts-init in ROOTFS, which mounts
+# a devpts instance of the container's own at /dev/pts (with /dev/ptmx
+# -> pts/ptmx, as runc and lxc do), or a tmpfs faking one (a ptmx node
+# c 5 2 on a tmpfs), then execs its arguments: start the container with
+# CT_WRAP=/bin/pts-init.
+rootfs_pts() {
+	local mnt='mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts /dev/pts'
+	[ "$2" = tmpfs ] && mnt='mount -t tmpfs tmpfs /dev/pts && mknod -m 666 /dev/pts/ptmx c 5 2'
+	printf '#!/bin/sh\nmkdir -p /dev/pts && %s && ln -sf pts/ptmx /dev/ptmx && exec "$@"\n' \
+		"$mnt" > "$1/bin/pts-init"
+	chmod 755 "$1/bin/pts-init"
+}
+
 # rootfs_add_user ROOTFS USER [HOME [SHELL]]: USER (a host user) in the
 # container's /etc/passwd, with the host's uid and gid (defaults:
 # /home/USER, /bin/sh)
