@@ -121,17 +121,14 @@ START_TEST(id_map_both_ways)
 	ck_assert_uint_eq(id, 101000);
 	/* the host's root and ids past the ranges are unmapped */
 	ck_assert_int_eq(hj_parse_id_map(S(map), 0, false, &id), -ENOENT);
-	ck_assert_int_eq(hj_parse_id_map(S(map), 165536, false, &id),
-			 -ENOENT);
+	ck_assert_int_eq(hj_parse_id_map(S(map), 165536, false, &id), -ENOENT);
 	ck_assert_int_eq(hj_parse_id_map(S(map), 65537, true, &id), -ENOENT);
 	ck_assert_int_eq(hj_parse_id_map("", 0, 0, true, &id), -ENOENT);
 	/* malformed: too few fields, an empty range, a range past 2^32 */
-	ck_assert_int_eq(hj_parse_id_map(S("0 1000\n"), 0, true, &id),
-			 -EINVAL);
+	ck_assert_int_eq(hj_parse_id_map(S("0 1000\n"), 0, true, &id), -EINVAL);
 	ck_assert_int_eq(hj_parse_id_map(S("0 1000 0\n"), 0, true, &id),
 			 -EINVAL);
-	ck_assert_int_eq(hj_parse_id_map(S("0 4294967295 2\n"), 0, true,
-					 &id),
+	ck_assert_int_eq(hj_parse_id_map(S("0 4294967295 2\n"), 0, true, &id),
 			 -EINVAL);
 	ck_assert_int_eq(hj_parse_id_map(S("0 1 1 x\n"), 0, true, &id),
 			 -EINVAL);
