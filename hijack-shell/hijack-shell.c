@@ -536,6 +536,12 @@ int main(int argc, char **argv)
 		       "cgroup %s is not delegated to %s (not owned by uid %u)",
 		       s.m.name, s.m.cgroup, (int)s.t.pid, s.t.cgroup, s.u.name,
 		       (unsigned int)s.u.uid);
+	/* setns() without privilege: the kernel's own answer */
+	if (pid == -EPERM && s.own)
+		refuse(&s, "enter",
+		       "cannot enter container %s (cgroup %s, pid %d): one of "
+		       "its namespaces is not %s's to enter",
+		       s.m.name, s.m.cgroup, (int)s.t.pid, s.u.name);
 	if (pid == -EDEADLK)
 		refuse(&s, "frozen",
 		       "container %s is frozen (cgroup %s): try again later",

@@ -48,11 +48,16 @@ asuser_in() {
 	for h in $(hj_hierarchies); do
 		echo "$BASHPID" > "$(cg_path "$h" "$rel")/cgroup.procs" || return 1
 	done
-	exec setpriv --reuid "$ruid" --regid "$rgid" --init-groups env -i \
+	exec ${ASUSER_PRE-} setpriv --reuid "$ruid" --regid "$rgid" --init-groups env -i \
 		HOME="$HJ_TMP/home" XDG_RUNTIME_DIR="$HJ_TMP/xdg" \
 		PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"
 }
 asuser() { asuser_in "$BASE/$RU" "$@"; }
+# as the user, in a cgroup of its own below theirs, made by the user
+user_cgroup() {
+	( asuser sh -c "for h in $(hj_hierarchies | tr '\n' ' '); do
+		mkdir \$h/$HJ_RUN/$BASE/$RU/$1 || exit 1; done" )
+}
 V2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
 [ -n "$V2" ] || skip_all "kernel: no cgroup2 mounted"
 # unlike DESC GOT PATTERN (grep -E): passes when GOT does not match
@@ -84,7 +89,7 @@ make_rootfs "$HJ_TMP/rootfs" "$HOSTN"
 tar -C "$HJ_TMP/rootfs" -cf "$HJ_TMP/rootfs.tar" .
 chmod 644 "$HJ_TMP/rootfs.tar"
 HJ_CLEANUP+=("for p in \$(pgrep -u $ruid); do kill -KILL \$p; done 2>/dev/null; sleep 0.2")
-HJ_CLEANUP+=("(asuser $P rm -f -t 0 web) >/dev/null 2>&1")
+HJ_CLEANUP+=("(asuser $P rm -f -t 0 web web0) >/dev/null 2>&1")
 # again: the first attempt fails while the user's podman processes live
 HJ_CLEANUP+=("'$US' del $RU >/dev/null 2>&1")
 # web: podman --userns=keep-id, which maps the user's ids to themselves
@@ -95,6 +100,18 @@ HJ_CLEANUP+=("'$US' del $RU >/dev/null 2>&1")
 	done
 	$P import -q $HJ_TMP/rootfs.tar localhost/hjbbx >/dev/null &&
 	$P run -d --name web --network none --hostname $HOSTN --userns=keep-id \
+		--ulimit nofile=1024:1024 --ulimit nproc=4096:4096 \
+		localhost/hjbbx /bin/sleep 100000" ) >"$HJ_TMP/podman.out" 2>&1 || {
+	sed 's/^/# /' "$HJ_TMP/podman.out"
+	bail_out "rootless podman run failed"
+}
+# web0: plain rootless podman, which maps the user's uid to 0
+( asuser sh -c "
+	for h in $(hj_hierarchies | tr '\n' ' '); do
+		mkdir -p \$h/$HJ_RUN/$BASE/$RU/web0 &&
+		echo \$\$ > \$h/$HJ_RUN/$BASE/$RU/web0/cgroup.procs || exit 1
+	done
+	$P run -d --name web0 --network none --hostname web0-$id \
 		--ulimit nofile=1024:1024 --ulimit nproc=4096:4096 \
 		localhost/hjbbx /bin/sleep 100000" ) >"$HJ_TMP/podman.out" 2>&1 || {
 	sed 's/^/# /' "$HJ_TMP/podman.out"
@@ -124,8 +141,7 @@ unshare_ct() {
 }
 # fb: the user's uid is not mapped (only the subordinate range is), in a
 # cgroup the user makes in theirs
-( asuser sh -c "for h in $(hj_hierarchies | tr '\n' ' '); do
-	mkdir \$h/$HJ_RUN/$BASE/$RU/fb || exit 1; done" ) || bail_out "fb cgroup"
+user_cgroup fb || bail_out "fb cgroup"
 FB=$(unshare_ct "$BASE/$RU/fb" "fb-$id" --map-users="$subuid,0,65536" \
 	--map-groups="$subgid,0,65536" --setuid 0 --setgid 0) || bail_out "fb: $(cat "$HJ_TMP/fb-$id.out")"
 HJ_PIDS+=("$FB")
@@ -137,6 +153,18 @@ RO=$(unshare_ct rootowned "ro-$id" --map-root-user) ||
 HJ_PIDS+=("$RO")
 is "ro: the user owns its user namespace" \
 	"$(stat -c %u /proc/$RO)" "$ruid"
+
+# rn: the user's own user namespace, but in a network namespace root made
+# (owned by the host's user namespace): not the user's to enter
+user_cgroup rn || bail_out "rn cgroup"
+( ASUSER_PRE="unshare --net" asuser_in "$BASE/$RU/rn" unshare --user \
+	--map-root-user --fork --pid --mount --uts --ipc sh -c "
+	mount -t proc proc /proc && hostname rn-$id && exec sleep 1000000"
+) </dev/null >"$HJ_TMP/rn.out" 2>&1 &
+HJ_PIDS+=("$!")
+RN=$(wait_init "$!") || bail_out "rn: $(cat "$HJ_TMP/rn.out")"
+HJ_PIDS+=("$RN")
+isnt "rn: its network namespace is not the host's" "$(ns_of "$RN" net)" "$(ns_of 1 net)"
 
 rules() {
 	cat > "$CONF" <<-EOF
@@ -188,6 +216,11 @@ like "--check as the user: says what it cannot read, no PROBLEM" "$out" \
 	"cannot check: sshd's effective configuration"
 unlike "--check as the user: no PROBLEM line" "$out" "PROBLEM"
 
+# -- web0: the user's own uid is root there
+rules "$HJ_RUN/$BASE/%u/web0	name=web0-$id"
+is "web0: lands (hostname)" "$(s "$RU" hostname)" "web0-$id"
+is "web0: the user's uid as mapped there: 0" "$(s "$RU" 'id -u; id -g' | tr '\n' ' ')" "0 0 "
+
 # -- fb: the user's uid is unmapped there, so root of that namespace
 rules "$HJ_RUN/$BASE/%u/fb	name=fb-$id	shell=/bin/sh"
 is "fb: lands (hostname)" "$(s "$RU" hostname)" "fb-$id"
@@ -198,6 +231,15 @@ out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG "$HS" --check "$RU" 2>&1)
 like "fb: --check says root of the user namespace" "$out" \
 	"identity: +uid 0 gid 0 inside: root of the user namespace, as uid $ruid is not mapped"
 like "fb: --check (root) RESULT: ok" "$out" "RESULT: ok"
+
+# -- rn: a namespace the user could not enter unprivileged is not entered
+rules "$HJ_RUN/$BASE/%u/rn	name=rn-$id	shell=/bin/sh"
+out=$(s "$RU" 'echo ran; hostname' 2>"$HJ_TMP/rn.err")
+rc=$?
+isnt "rn: refused" "$rc" 0
+is "rn: nothing ran" "$out" ""
+like "rn: the kernel refused the unprivileged entry" "$(cat "$HJ_TMP/rn.err")" \
+	"cannot enter container rn-$id .*not $RU's to enter"
 
 # -- ro: the user's own container, in a cgroup the user does not own
 rules "$HJ_RUN/rootowned	name=ro-$id	shell=/bin/sh"
