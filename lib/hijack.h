@@ -194,6 +194,17 @@ int hj_cgroup_is_member_file(int fd);
 int hj_cgroup_open_spec_all(const char *spec, int *dirfds, size_t max,
 			    size_t *n);
 
+/*
+ * delegate.c: BASE/USER on every hierarchy, owned by @uid/@gid (a cgroup
+ * of the user's own for rootless containers, where systemd gives none),
+ * and the process @pid (> 0) moved to the root-owned BASE/USER/session.
+ * 0, or -errno with @where naming the cgroup (-EPERM: BASE is not root's
+ * alone, or BASE/USER belongs to another user; -EINVAL: @uid is root or
+ * a name is not a cgroup path).
+ */
+int hj_cgroup_delegate(const char *base, const char *user, uid_t uid,
+		       gid_t gid, pid_t pid, char *where, size_t size);
+
 /* ns.c */
 const char *hj_ns_name(unsigned int bit);
 int hj_ns_differ(pid_t pid, unsigned int *mask);

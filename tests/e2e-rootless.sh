@@ -256,4 +256,33 @@ like "ro: --check says the login is refused" "$out" \
 	"PROBLEM: container ro-$id: its cgroup .* is not delegated to $RU"
 unlike "ro: --check does not say RESULT: ok" "$out" "RESULT: ok"
 
+# -- pam_hijack delegate=BASE, for hosts without systemd: the user's own
+# cgroup on every hierarchy, the session inside it; never root's
+rules "$HJ_RUN/$BASE/%u/web	name=web-$id"
+sed -i "s|^session required $MODULE\$|& delegate=$HJ_RUN/pd|" "/etc/pam.d/$SVC"
+grep -q "delegate=$HJ_RUN/pd" "/etc/pam.d/$SVC" || bail_out "pam.d edit"
+s "$RU" 'sleep 3' >/dev/null 2>&1 &
+bg=$!
+sleep 1.5
+bad=""
+for h in $(hj_hierarchies); do
+	d=$(cg_path "$h" "pd/$RU")
+	[ "$(stat -c %u "$d" 2>/dev/null)" = "$ruid" ] &&
+	[ "$(stat -c %u "$d/cgroup.procs")" = "$ruid" ] &&
+	[ "$(stat -c %u%a "$(cg_path "$h" pd)")" = 0755 ] &&
+	[ "$(stat -c %u "$d/session/cgroup.procs")" = 0 ] || bad+=" $h"
+	[ -e "$d/tasks" ] && [ "$(stat -c %u "$d/tasks")" != "$ruid" ] && bad+=" $h/tasks"
+	[ -e "$d/cpuset.cpus" ] && [ -z "$(cat "$d/session/cpuset.cpus")" ] && bad+=" $h/cpuset"
+done
+is "delegate=: BASE/USER is the user's on every hierarchy, BASE and session root's" "$bad" ""
+is "delegate=: the login's session (sshd) sits in BASE/USER/session" \
+	"$(for p in $(cat "$V2/$HJ_RUN/pd/$RU/session/cgroup.procs"); do
+		cat "/proc/$p/comm"; done | grep -c '^sshd')" 2
+wait "$bg"
+is "delegate=: the login still lands in the container" "$(s "$RU" hostname)" "$HOSTN"
+cp "$D/id.pub" "$D/keys/root"
+chmod 644 "$D/keys/root"
+is "delegate=: root still logs in (on the host), and gets no cgroup" \
+	"$(s root 'echo in' 2>&1; ls -d "$(cg_path "$V2" pd/root)" 2>/dev/null)" "in"
+
 done_testing
