@@ -257,9 +257,10 @@ static void check_sshd_match(const char *config, const struct passwd *pw)
 	}
 	for (i = 0; i < n; i++) {
 		struct group *gr = getgrgid(gids[i]);
+		char *name = gr ? strdup(gr->gr_name) : NULL;
 
-		if (gr && (names[u.ngroups] = strdup(gr->gr_name)))
-			u.ngroups++;
+		if (name)
+			names[u.ngroups++] = name;
 	}
 	u.groups = names;
 	sshdconf_scan_init(&sc, &u);

@@ -172,10 +172,10 @@ static void check_pam_mapping(const struct session *s)
 }
 
 /*
- * The init's confinement, which the session will get.  Without privilege
- * (a capability-free copy for a rootless container) a seccomp filter
- * cannot be copied: no_new_privs stands in, as the session can gain no
- * more than its user has anyway.
+ * The init's confinement, which the session will get.  Run without its
+ * file capabilities (by hand, say) a seccomp filter cannot be copied:
+ * no_new_privs stands in, as the session can gain no more than its user
+ * has anyway.
  */
 static void read_confinement(struct session *s)
 {
