@@ -329,6 +329,12 @@ static int check_identity(struct hj_target *t, const struct hj_mapping *m,
 			m->name, hj_strerror(r));
 		return 1;
 	}
+	if (ns.setgroups_denied) {
+		problem("container %s: its user namespace denies setgroups "
+			"(/proc/%d/setgroups): logins are refused",
+			m->name, (int)t->pid);
+		return 1;
+	}
 	if (!ns.own_ns) {
 		printf("identity:   uid %u gid %u, as on the host (no user "
 		       "namespace of its own)\n",

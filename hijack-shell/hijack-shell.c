@@ -242,6 +242,13 @@ static void resolve_ids(struct session *s)
 		       s->m.name, (int)s->t.pid, hj_strerror(r));
 	s->uid = s->u.uid;
 	s->gid = s->u.gid;
+	/* the session gets the container's groups, never the host's */
+	if (s->ns.setgroups_denied)
+		refuse(s, "userns",
+		       "cannot enter container %s (pid %d): its user "
+		       "namespace denies setgroups, so the session could not "
+		       "drop the host's groups",
+		       s->m.name, (int)s->t.pid);
 	/* root has every privilege already: never the owner's path */
 	s->own = s->ns.owned && s->u.uid != 0;
 	if (!s->own)

@@ -224,6 +224,8 @@ struct hj_userns {
 	uid_t uid;		/* ... namely these */
 	gid_t gid;
 	bool root_mapped;	/* uid and gid 0 inside are mapped */
+	bool setgroups_denied;	/* /proc/PID/setgroups says "deny": nobody
+				 * can set the container's groups there */
 };
 
 /* 0, or -ESRCH, -EPERM, -errno; ends with the target rechecked. */

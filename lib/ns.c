@@ -160,6 +160,19 @@ static int mapped_id(pid_t pid, const char *file, unsigned int id, bool inside,
 	return r == -ENOENT ? 0 : r;
 }
 
+/* "deny" in /proc/PID/setgroups (user_namespaces(7)) */
+static int setgroups_denied(pid_t pid, bool *denied)
+{
+	char buf[16];
+	size_t len;
+	int r = hj_proc_read(pid, "setgroups", buf, sizeof(buf), &len);
+
+	if (r)
+		return r == -EACCES ? -EPERM : r;
+	*denied = len >= 4 && !memcmp(buf, "deny", 4);
+	return 0;
+}
+
 int hj_userns_of(struct hj_target *t, uid_t uid, gid_t gid, struct hj_userns *u)
 {
 	char path[64];
@@ -202,6 +215,8 @@ int hj_userns_of(struct hj_target *t, uid_t uid, gid_t gid, struct hj_userns *u)
 	if (!r && u->root_mapped)
 		r = mapped_id(t->pid, "gid_map", 0, true, &u->root_mapped,
 			      &root);
+	if (!r)
+		r = setgroups_denied(t->pid, &u->setgroups_denied);
 	if (r)
 		goto out;
 	/* all of the above was read from the task the pidfd pins */

@@ -148,23 +148,32 @@ HJ_PIDS+=("$FB")
 is "fb: the user's uid is not mapped in its user namespace" \
 	"$(awk -v u="$ruid" '$2 <= u && u < $2 + $3' /proc/$FB/uid_map)" ""
 # ro: the user's own, in a cgroup root owns
-RO=$(unshare_ct rootowned "ro-$id" --map-root-user) ||
+MAPS=(--map-users="$subuid,0,65536" --map-groups="$subgid,0,65536"
+	--setuid 0 --setgid 0)
+RO=$(unshare_ct rootowned "ro-$id" "${MAPS[@]}") ||
 	bail_out "ro: $(cat "$HJ_TMP/ro-$id.out")"
 HJ_PIDS+=("$RO")
-is "ro: the user owns its user namespace" \
-	"$(stat -c %u /proc/$RO)" "$ruid"
+is "ro: a user namespace of the user's (root is their first subordinate id)" \
+	"$(awk '$1 == 0 { print $2 }' /proc/$RO/uid_map)" "$subuid"
 
 # rn: the user's own user namespace, but in a network namespace root made
 # (owned by the host's user namespace): not the user's to enter
 user_cgroup rn || bail_out "rn cgroup"
 ( ASUSER_PRE="unshare --net" asuser_in "$BASE/$RU/rn" unshare --user \
-	--map-root-user --fork --pid --mount --uts --ipc sh -c "
+	"${MAPS[@]}" --fork --pid --mount --uts --ipc sh -c "
 	mount -t proc proc /proc && hostname rn-$id && exec sleep 1000000"
 ) </dev/null >"$HJ_TMP/rn.out" 2>&1 &
 HJ_PIDS+=("$!")
 RN=$(wait_init "$!") || bail_out "rn: $(cat "$HJ_TMP/rn.out")"
 HJ_PIDS+=("$RN")
 isnt "rn: its network namespace is not the host's" "$(ns_of "$RN" net)" "$(ns_of 1 net)"
+
+# sg: the user's own, made with unshare -r: setgroups denied there
+user_cgroup sg || bail_out "sg cgroup"
+SG=$(unshare_ct "$BASE/$RU/sg" "sg-$id" --map-root-user) ||
+	bail_out "sg: $(cat "$HJ_TMP/sg-$id.out")"
+HJ_PIDS+=("$SG")
+is "sg: its user namespace denies setgroups" "$(cat /proc/$SG/setgroups)" deny
 
 rules() {
 	cat > "$CONF" <<-EOF
@@ -240,6 +249,17 @@ isnt "rn: refused" "$rc" 0
 is "rn: nothing ran" "$out" ""
 like "rn: the kernel refused the unprivileged entry" "$(cat "$HJ_TMP/rn.err")" \
 	"cannot enter container rn-$id .*not $RU's to enter"
+
+# -- sg: the container's groups cannot be set there: refused, and --check
+# says so rather than RESULT: ok
+rules "$HJ_RUN/$BASE/%u/sg	name=sg-$id	shell=/bin/sh"
+out=$(s "$RU" 'echo ran' 2>"$HJ_TMP/sg.err")
+isnt "sg: refused" "$?" 0
+is "sg: nothing ran" "$out" ""
+like "sg: because setgroups is denied there" "$(cat "$HJ_TMP/sg.err")" \
+	"container sg-$id .*denies setgroups"
+out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG "$HS" --check "$RU" 2>&1)
+like "sg: --check says the login is refused" "$out" "PROBLEM: container sg-$id: its user namespace denies setgroups"
 
 # -- ro: the user's own container, in a cgroup the user does not own
 rules "$HJ_RUN/rootowned	name=ro-$id	shell=/bin/sh"
