@@ -11,8 +11,10 @@
 
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +29,7 @@
 #include "shell.h"
 #include "sshdconf.h"
 
-static int problems;
+static int problems, unread;
 
 static void __attribute__((format(printf, 1, 2))) problem(const char *fmt, ...)
 {
@@ -39,6 +41,19 @@ static void __attribute__((format(printf, 1, 2))) problem(const char *fmt, ...)
 	va_end(ap);
 	putchar('\n');
 	problems++;
+}
+
+/* What this caller may not read (a user checking their own login). */
+static void __attribute__((format(printf, 1, 2))) cannot(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("cannot check: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	unread++;
 }
 
 static void self_privilege(void)
@@ -130,6 +145,13 @@ static char *sshd_effective(const char *config, const char *user)
 		return NULL;
 	if (pid == 0) {
 		dup2(pfd[1], 1);
+		/* a user's check: "cannot check" says it, not sshd's words */
+		if (geteuid() != 0) {
+			int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+			if (null >= 0)
+				dup2(null, 2);
+		}
 		close(pfd[0]);
 		close(pfd[1]);
 		execv(argv[0], argv);
@@ -159,6 +181,11 @@ static void check_sshd(const char *config, const char *user)
 	char *conf = sshd_effective(config, user), v[1024], *pos;
 	size_t i;
 
+	if (!conf && geteuid() != 0) {
+		cannot("sshd's effective configuration (sshd -T reads the "
+		       "host keys, which only root may)");
+		return;
+	}
 	if (!conf) {
 		problem("cannot read sshd's effective configuration (sshd -T)");
 		return;
@@ -230,15 +257,19 @@ static void check_sshd_match(const char *config, const struct passwd *pw)
 	}
 	for (i = 0; i < n; i++) {
 		struct group *gr = getgrgid(gids[i]);
+		char *name = gr ? strdup(gr->gr_name) : NULL;
 
-		if (gr && (names[u.ngroups] = strdup(gr->gr_name)))
-			u.ngroups++;
+		if (name)
+			names[u.ngroups++] = name;
 	}
 	u.groups = names;
 	sshdconf_scan_init(&sc, &u);
 	sc.report = match_report;
 	r = sshdconf_scan_file(&sc, config ? config : "/etc/ssh/sshd_config");
-	if (r)
+	if ((r == -EACCES || r == -EPERM) && geteuid() != 0)
+		cannot("sshd: %s: %s: Match blocks not checked", sc.bad,
+		       strerror(-r));
+	else if (r)
 		problem("sshd: %s: %s: Match blocks not all checked", sc.bad,
 			r == -ELOOP ? "Include nested too deep" : strerror(-r));
 out:
@@ -258,6 +289,10 @@ static void check_pam_stack(const char *service)
 		service = "sshd";
 	snprintf(path, sizeof(path), "/etc/pam.d/%s", service);
 	f = fopen(path, "re");
+	if (!f && errno != ENOENT) {
+		cannot("%s: %s", path, strerror(errno));
+		return;
+	}
 	if (!f) {
 		printf("pam:        %s not found\n", path);
 		return;
@@ -269,6 +304,93 @@ static void check_pam_stack(const char *service)
 	fclose(f);
 	printf("pam:        pam_hijack %s in %s\n", found ? "is" : "is NOT",
 	       path);
+}
+
+/*
+ * Who the session would be inside, decided as hijack-shell's
+ * resolve_ids() and hj_spawn() decide it: 0, or 1 when the login would be
+ * refused (a PROBLEM printed).
+ */
+static int check_identity(struct hj_target *t, const struct hj_mapping *m,
+			  const struct passwd *pw)
+{
+	struct hj_spawn_opts o = { .clone_flags = SIGCHLD, .cwd = "/" };
+	struct hj_userns ns;
+	int r = hj_userns_of(t, pw->pw_uid, pw->pw_gid, &ns);
+
+	if (r == -EPERM && geteuid() != 0) {
+		cannot("the user namespace of container %s: %s", m->name,
+		       hj_strerror(r));
+		return 0;
+	}
+	if (r) {
+		problem("container %s: cannot read its user namespace: %s: "
+			"logins are refused",
+			m->name, hj_strerror(r));
+		return 1;
+	}
+	if (ns.setgroups_denied) {
+		problem("container %s: its user namespace denies setgroups "
+			"(/proc/%d/setgroups): logins are refused",
+			m->name, (int)t->pid);
+		return 1;
+	}
+	if (!ns.own_ns) {
+		printf("identity:   uid %u gid %u, as on the host (no user "
+		       "namespace of its own)\n",
+		       (unsigned int)pw->pw_uid, (unsigned int)pw->pw_gid);
+		return 0;
+	}
+	if (!ns.owned || pw->pw_uid == 0) {
+		printf("userns:     owned by uid %d, not by %s: entered with "
+		       "privilege\n",
+		       (int)ns.owner, pw->pw_name);
+		printf("identity:   uid %u gid %u inside (the same numbers "
+		       "as on the host)\n",
+		       (unsigned int)pw->pw_uid, (unsigned int)pw->pw_gid);
+		return 0;
+	}
+	printf("userns:     %s's own (a rootless container): entered without "
+	       "privilege\n",
+	       pw->pw_name);
+	if (!ns.root_mapped) {
+		problem("container %s: its user namespace maps no root: "
+			"logins are refused",
+			m->name);
+		return 1;
+	}
+	if (ns.uid_mapped)
+		printf("identity:   uid %u gid %u inside: %s's own ids as the "
+		       "user namespace maps them\n",
+		       (unsigned int)ns.uid,
+		       (unsigned int)(ns.gid_mapped ? ns.gid : 0), pw->pw_name);
+	else
+		printf("identity:   uid 0 gid 0 inside: root of the user "
+		       "namespace, as uid %u is not mapped there\n",
+		       (unsigned int)pw->pw_uid);
+	/* the cgroups hj_spawn() would join, checked as it checks them */
+	o.flags = HJ_SPAWN_AS_OWNER;
+	o.owner = pw->pw_uid;
+	r = hj_spawn_check(t, &o);
+	if (r == -EACCES) {
+		problem("container %s: its cgroup %s is not delegated to %s "
+			"(not owned by uid %u): logins are refused",
+			m->name, t->cgroup, pw->pw_name,
+			(unsigned int)pw->pw_uid);
+		return 1;
+	}
+	if (r == -EPERM && geteuid() != 0) {
+		cannot("the cgroups of container %s: %s", m->name,
+		       hj_strerror(r));
+		return 0;
+	}
+	if (r) {
+		problem("container %s: %s: logins are refused", m->name,
+			hj_strerror(r));
+		return 1;
+	}
+	printf("cgroups:    delegated to %s: joined\n", pw->pw_name);
+	return 0;
 }
 
 /*
@@ -397,7 +519,8 @@ int shell_check(const char *user, bool priv)
 			if (t.ns_differ & bit)
 				printf("%s ", hj_ns_name(bit));
 		printf("differ from the host\n");
-		check_confinement(&t, &m, priv);
+		if (!check_identity(&t, &m, pw))
+			check_confinement(&t, &m, priv);
 	}
 	hj_target_release(&t);
 	if (strcmp(pw->pw_shell, exe))
@@ -412,8 +535,14 @@ int shell_check(const char *user, bool priv)
 	check_pam_stack(service);
 	check_sshd(sshd_config, pw->pw_name);
 	check_sshd_match(sshd_config, pw);
-	printf("%s\n", problems ? "RESULT: a mapped user could reach the host "
-				  "or be refused; see PROBLEM lines" :
-				  "RESULT: ok");
+	if (problems)
+		printf("RESULT: a mapped user could reach the host or be "
+		       "refused; see PROBLEM lines\n");
+	else if (unread)
+		printf("RESULT: no problem in what could be read; %d check%s "
+		       "need%s root (see 'cannot check' lines)\n",
+		       unread, unread == 1 ? "" : "s", unread == 1 ? "s" : "");
+	else
+		printf("RESULT: ok\n");
 	return problems ? 1 : 0;
 }

@@ -69,6 +69,10 @@ struct session {
 	struct hj_mapping m;
 	struct hj_target t;
 	struct hj_confinement conf; /* the init's, or ours on the host */
+	struct hj_userns ns; /* the target's user namespace, as ours */
+	bool own; /* ... which the user owns: entered unprivileged */
+	uid_t uid; /* the ids the session gets, in the container */
+	gid_t gid;
 	bool priv; /* file capabilities (or root) at start */
 	bool login; /* started as "-hijack-shell" */
 	const char *command; /* -c COMMAND, or NULL */
@@ -175,10 +179,10 @@ static void check_pam_mapping(const struct session *s)
 }
 
 /*
- * The init's confinement, which the session will get.  Without privilege
- * (a capability-free copy for a rootless container) a seccomp filter
- * cannot be copied: no_new_privs stands in, as the session can gain no
- * more than its user has anyway.
+ * The init's confinement, which the session will get.  Run without its
+ * file capabilities (by hand, say) a seccomp filter cannot be copied:
+ * no_new_privs stands in, as the session can gain no more than its user
+ * has anyway.
  */
 static void read_confinement(struct session *s)
 {
@@ -224,6 +228,47 @@ static const char *reason(int r)
 	return "target";
 }
 
+/*
+ * Who the session is inside.  Without a user namespace of its own, the
+ * user's host ids.  In a user namespace the user owns (a rootless
+ * container), the ids the user's own are mapped to there (podman
+ * --userns=keep-id maps them to themselves, plain rootless podman to 0),
+ * else the namespace's root: the user is all-powerful there anyway, and
+ * everything is entered without privilege (hj_spawn()'s
+ * HJ_SPAWN_AS_OWNER).  In one the user does not own (an admin's), the
+ * same numbers as on the host, as without one.
+ */
+static void resolve_ids(struct session *s)
+{
+	int r = hj_userns_of(&s->t, s->u.uid, s->u.gid, &s->ns);
+
+	if (r)
+		refuse(s, "target",
+		       "cannot read the user namespace of container %s (pid "
+		       "%d): %s",
+		       s->m.name, (int)s->t.pid, hj_strerror(r));
+	s->uid = s->u.uid;
+	s->gid = s->u.gid;
+	/* the session gets the container's groups, never the host's */
+	if (s->ns.setgroups_denied)
+		refuse(s, "userns",
+		       "cannot enter container %s (pid %d): its user "
+		       "namespace denies setgroups, so the session could not "
+		       "drop the host's groups",
+		       s->m.name, (int)s->t.pid);
+	/* root has every privilege already: never the owner's path */
+	s->own = s->ns.owned && s->u.uid != 0;
+	if (!s->own)
+		return;
+	if (!s->ns.root_mapped)
+		refuse(s, "userns",
+		       "cannot enter container %s (pid %d): its user "
+		       "namespace maps no root",
+		       s->m.name, (int)s->t.pid);
+	s->uid = s->ns.uid_mapped ? s->ns.uid : 0;
+	s->gid = s->ns.uid_mapped && s->ns.gid_mapped ? s->ns.gid : 0;
+}
+
 /* Steps 2 and 4's terminal: everything is known before entering. */
 static void resolve(struct session *s)
 {
@@ -261,6 +306,7 @@ static void resolve(struct session *s)
 		refuse(s, reason(r),
 		       "cannot enter container %s (cgroup %s): %s", s->m.name,
 		       s->m.cgroup, hj_strerror(r));
+	resolve_ids(s);
 	read_confinement(s);
 	s->ttys = tty_mask();
 	if (s->ttys &&
@@ -365,13 +411,10 @@ static void __attribute__((noreturn)) child(const struct session *s)
 	struct shell_account *acct;
 	char **env, *argv[4], arg0[SHELL_PATH_MAX + 1];
 	const char *shell, *base;
-	/*
-	 * Unprivileged, the kernel let us into a user namespace only if the
-	 * user owns it (a rootless container): its root is the user.
-	 */
-	bool own_userns = !s->priv && (s->t.ns_differ & HJ_NS_USER);
-	uid_t uid = own_userns ? 0 : s->u.uid;
-	gid_t gid = own_userns ? 0 : s->u.gid;
+	/* privileged, or root of the user's own user namespace */
+	bool setgroups_ok = !s->host && (s->priv || s->own);
+	uid_t uid = s->host ? s->u.uid : s->uid;
+	gid_t gid = s->host ? s->u.gid : s->gid;
 	int slave, r;
 
 	slave = child_pty(s, uid);
@@ -392,7 +435,7 @@ static void __attribute__((noreturn)) child(const struct session *s)
 	if (s->host)
 		r = drop_caps() ?: shell_account(s->u.name, NULL, acct);
 	else
-		r = shell_account_unprivileged(s->u.name, s->u.gid, acct);
+		r = shell_account_unprivileged(s->u.name, gid, acct);
 	if (r == -E2BIG)
 		errx(126, "%s is in more than %d groups in the container",
 		     s->u.name, SHELL_GROUPS_MAX);
@@ -400,7 +443,7 @@ static void __attribute__((noreturn)) child(const struct session *s)
 		errx(126, "cannot read the account of %s%s: %s", s->u.name,
 		     s->host ? "" : " in the container", strerror(-r));
 	/* the container's groups for the user, never the host's */
-	if (!s->host && s->priv && setgroups(acct->ngroups, acct->groups))
+	if (setgroups_ok && setgroups(acct->ngroups, acct->groups))
 		err(126, "cannot set the groups of %s", s->u.name);
 	if (setresgid(gid, gid, gid) || setresuid(uid, uid, uid))
 		err(126, "cannot set the ids of %s", s->u.name);
@@ -440,7 +483,7 @@ static void __attribute__((noreturn)) child(const struct session *s)
 	/* the postcondition, checked through the host's /proc */
 	want.uid = uid;
 	want.gid = gid;
-	if (!s->host && s->priv) {
+	if (setgroups_ok) {
 		want.groups = acct->groups;
 		want.ngroups = acct->ngroups;
 	}
@@ -565,6 +608,10 @@ int main(int argc, char **argv)
 	if (s.host)
 		run_on_host(&s);
 
+	if (s.own) {
+		opts.flags |= HJ_SPAWN_AS_OWNER;
+		opts.owner = s.u.uid;
+	}
 	tty_block_signals(&old);
 	/* recorded as root, before any user namespace is entered */
 	audit(&s, "start", s.t.pid, "entry", true);
@@ -579,6 +626,18 @@ int main(int argc, char **argv)
 		       "container %s cannot start another process (cgroup %s: "
 		       "%s): try again later",
 		       s.m.name, s.m.cgroup, hj_strerror(pid));
+	if (pid == -EACCES && s.own && s.priv)
+		refuse(&s, "cgroup",
+		       "cannot enter container %s (cgroup %s, pid %d): its "
+		       "cgroup %s is not delegated to %s (not owned by uid %u)",
+		       s.m.name, s.m.cgroup, (int)s.t.pid, s.t.cgroup, s.u.name,
+		       (unsigned int)s.u.uid);
+	/* setns() without privilege: the kernel's own answer */
+	if (pid == -EPERM && s.own)
+		refuse(&s, "enter",
+		       "cannot enter container %s (cgroup %s, pid %d): one of "
+		       "its namespaces is not %s's to enter",
+		       s.m.name, s.m.cgroup, (int)s.t.pid, s.u.name);
 	if (pid == -EDEADLK)
 		refuse(&s, "frozen",
 		       "container %s is frozen (cgroup %s): try again later",

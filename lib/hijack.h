@@ -50,6 +50,8 @@
  *             at pids.max, or a process limit (RLIMIT_NPROC, threads-max)
  *             is reached.  Never "frozen": that is -EDEADLK.
  *   -ESRCH    also: the target's pid namespace has no init any more
+ *   -EACCES   with HJ_SPAWN_AS_OWNER: a cgroup to join is not owned by
+ *             (delegated to) the owner, or the caller's euid is not theirs
  *
  * hj_confinement_read(), _read_flags(), _self() (entering a container as
  * one of its own, beyond the seed):
@@ -134,7 +136,18 @@ struct hj_spawn_opts {
 	unsigned long clone_flags; /* only an exit signal is supported */
 	enum hj_backend backend;
 	const char *cwd;	/* inside the container; NULL: target's cwd */
+	unsigned int flags;	/* HJ_SPAWN_* */
+	uid_t owner;		/* HJ_SPAWN_AS_OWNER: the caller's euid */
 };
+
+/*
+ * The target is @owner's own (hj_userns.owned): a privileged caller joins
+ * its cgroups only where they are owned by @owner (delegated to them:
+ * -EACCES otherwise), then drops every capability before entering the
+ * namespaces, so that only what @owner could enter unprivileged is
+ * entered.  Stock backend only (-EINVAL with HJ_BACKEND_NATIVE).
+ */
+#define HJ_SPAWN_AS_OWNER 1
 
 /* What hj_spawn() did, for --verbose and audit records. */
 struct hj_spawn_info {
@@ -181,16 +194,51 @@ int hj_cgroup_is_member_file(int fd);
 int hj_cgroup_open_spec_all(const char *spec, int *dirfds, size_t max,
 			    size_t *n);
 
+/*
+ * delegate.c: BASE/USER on every hierarchy, owned by @uid/@gid (a cgroup
+ * of the user's own for rootless containers, where systemd gives none),
+ * and the process @pid (> 0) moved to the root-owned BASE/USER/session.
+ * 0, or -errno with @where naming the cgroup (-EPERM: BASE is not root's
+ * alone, or BASE/USER belongs to another user; -EINVAL: @uid is root or
+ * a name is not a cgroup path).
+ */
+int hj_cgroup_delegate(const char *base, const char *user, uid_t uid,
+		       gid_t gid, pid_t pid, char *where, size_t size);
+
 /* ns.c */
 const char *hj_ns_name(unsigned int bit);
 int hj_ns_differ(pid_t pid, unsigned int *mask);
 int hj_ns_clone_flags(unsigned int mask);
+
+/*
+ * The target's user namespace as a login of host @uid/@gid sees it (a
+ * rootless container is one its user owns), read from the host's /proc
+ * while @t is pinned.  All false when the target shares ours.
+ */
+struct hj_userns {
+	bool own_ns;		/* the target has a user namespace of its own */
+	bool owned;		/* ... and @uid owns it: the kernel lets @uid in
+				 * unprivileged (its child of ours is @uid's) */
+	uid_t owner;		/* that child's owner; -1 when not below ours */
+	bool uid_mapped, gid_mapped; /* @uid, @gid have an id inside */
+	uid_t uid;		/* ... namely these */
+	gid_t gid;
+	bool root_mapped;	/* uid and gid 0 inside are mapped */
+	bool setgroups_denied;	/* /proc/PID/setgroups says "deny": nobody
+				 * can set the container's groups there */
+};
+
+/* 0, or -ESRCH, -EPERM, -errno; ends with the target rechecked. */
+int hj_userns_of(struct hj_target *t, uid_t uid, gid_t gid,
+		 struct hj_userns *u);
 
 /* spawn.c */
 int hj_check_clone_flags(unsigned long clone_flags);
 int hj_native_syscall_nr(void);
 pid_t hj_spawn(struct hj_target *t, const struct hj_spawn_opts *opts,
 	       struct hj_spawn_info *info);
+/* everything hj_spawn() checks before it creates a process: 0 or -errno */
+int hj_spawn_check(struct hj_target *t, const struct hj_spawn_opts *opts);
 int hj_wait(pid_t child, int *status);
 int hj_wait_foreground(pid_t child, int *code);
 int hj_exit_code(int status);
@@ -264,6 +312,8 @@ int hj_parse_stat_starttime(const char *buf, size_t len,
 			    unsigned long long *starttime);
 int hj_parse_pid_list(const char *buf, size_t len, pid_t *pids, size_t max,
 		      size_t *n);
+int hj_parse_id_map(const char *buf, size_t len, unsigned int id, bool inside,
+		    unsigned int *to);
 int hj_proc_read(pid_t pid, const char *file, char *buf, size_t size,
 		 size_t *len);
 

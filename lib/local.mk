@@ -10,6 +10,7 @@ lib_libhijack_la_SOURCES = \
 	lib/cgroup-spec.c \
 	lib/conf.c \
 	lib/confine.c \
+	lib/delegate.c \
 	lib/strerror.c \
 	lib/ns.c \
 	lib/proc.c \

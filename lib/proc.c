@@ -186,6 +186,44 @@ int hj_parse_pid_list(const char *buf, size_t len, pid_t *pids, size_t max,
 	return 0;
 }
 
+/*
+ * /proc/PID/uid_map or gid_map, read from outside the namespace: lines of
+ * "INSIDE OUTSIDE COUNT", OUTSIDE in the reader's user namespace
+ * (user_namespaces(7)).  *to is what @id is known by on the other side:
+ * inside for an outside @id, outside when @inside.  0, or -ENOENT when @id
+ * is not mapped; -EINVAL when a line is malformed.
+ */
+int hj_parse_id_map(const char *buf, size_t len, unsigned int id, bool inside,
+		    unsigned int *to)
+{
+	const char *p = buf, *end = buf + len;
+	int r = -ENOENT;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', end - p);
+		unsigned long long v[3], from;
+		int i;
+
+		if (!eol)
+			eol = end;
+		for (i = 0; i < 3; i++) {
+			p = skip_blank(p, eol);
+			if (parse_ulong(p, eol, UINT_MAX, &v[i], &p))
+				return -EINVAL;
+		}
+		if (skip_blank(p, eol) != eol || v[2] == 0 ||
+		    v[0] + v[2] - 1 > UINT_MAX || v[1] + v[2] - 1 > UINT_MAX)
+			return -EINVAL;
+		from = inside ? v[0] : v[1];
+		if (r && id >= from && id - from < v[2]) {
+			*to = (inside ? v[1] : v[0]) + (id - from);
+			r = 0;
+		}
+		p = eol + 1;
+	}
+	return r;
+}
+
 int hj_read_fd(int fd, char *buf, size_t size, size_t *len)
 {
 	size_t off = 0;

@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/capability.h>
 #include <linux/sched.h>
 #include <sched.h>
 #include <signal.h>
@@ -34,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -168,8 +170,27 @@ static int open_proc_dir(pid_t pid, const char *what)
 	return fd < 0 ? -errno : fd;
 }
 
+/*
+ * HJ_SPAWN_AS_OWNER: a cgroup is joined with privilege only when it is
+ * delegated to the owner, i.e. the owner could move a process of theirs
+ * into it (its directory and the membership file are theirs, as systemd's
+ * Delegate= and chown make them): never a way into one they do not own.
+ */
+static int owned_by(int dirfd, const char *file, uid_t owner)
+{
+	struct stat st;
+
+	if (fstatat(dirfd, "", &st, AT_EMPTY_PATH))
+		return -errno;
+	if (file && st.st_uid == owner &&
+	    fstatat(dirfd, file, &st, AT_SYMLINK_NOFOLLOW))
+		return -errno;
+	return st.st_uid == owner ? 0 : -EACCES;
+}
+
 /* Open the target's cgroups on hierarchies where it is not in ours. */
-static int join_differing(const struct hj_task_cgroups *tc, struct prep *p)
+static int join_differing(const struct hj_task_cgroups *tc,
+			  const struct hj_spawn_opts *o, struct prep *p)
 {
 	size_t i, j;
 	int r;
@@ -193,13 +214,21 @@ static int join_differing(const struct hj_task_cgroups *tc, struct prep *p)
 				return fd;
 			close_safe(&p->v2fd);
 			p->v2fd = fd;
+			r = o->flags & HJ_SPAWN_AS_OWNER ?
+				    owned_by(fd, "cgroup.procs", o->owner) :
+				    0;
 		} else {
 			fd = hj_cgroup_open_file(hi, tc->m[i].path, "tasks",
 						 O_WRONLY);
 			if (fd < 0)
 				return fd;
 			p->v1fd[p->nv1++] = fd;
+			r = o->flags & HJ_SPAWN_AS_OWNER ?
+				    owned_by(fd, NULL, o->owner) :
+				    0;
 		}
+		if (r)
+			return r;
 		p->joined++;
 	}
 	return 0;
@@ -223,7 +252,7 @@ static int prep_stock(struct hj_target *t, const struct hj_spawn_opts *o,
 			return p->cwdfd == -EACCES ? -EPERM : p->cwdfd;
 	}
 	if (cg) {
-		r = join_differing(cg, p);
+		r = join_differing(cg, o, p);
 		if (r)
 			return r;
 	}
@@ -256,6 +285,29 @@ static int enter_fs(struct prep *p, const char *cwd)
 		return chdir("/") ? -errno : 0;
 	if (buf[0] != '/' && chdir("/"))
 		return -errno;
+	return 0;
+}
+
+/*
+ * HJ_SPAWN_AS_OWNER: no capability in any set, before any namespace is
+ * entered, so that the kernel lets in only what the owner could enter.
+ */
+static int drop_all_caps(uid_t owner)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	if (geteuid() != owner)
+		return -EACCES;
+	memset(d, 0, sizeof(d));
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) &&
+	    errno != EINVAL)
+		return -errno;
+	if (syscall(SYS_capset, &h, d) || syscall(SYS_capget, &h, d))
+		return -errno;
+	if (d[0].effective || d[0].permitted || d[0].inheritable ||
+	    d[1].effective || d[1].permitted || d[1].inheritable)
+		return -EPERM;
 	return 0;
 }
 
@@ -294,6 +346,9 @@ static void stock_intermediate(struct hj_target *t, const struct hj_spawn_opts *
 			goto out;
 		}
 	}
+	if ((o->flags & HJ_SPAWN_AS_OWNER) &&
+	    (rep.err = drop_all_caps(o->owner)))
+		goto out;
 	if (t->ns_differ &&
 	    setns(t->pidfd, hj_ns_clone_flags(t->ns_differ))) {
 		rep.err = errno == EINVAL ? -EPERM : -errno;
@@ -450,6 +505,14 @@ pid_t hj_spawn(struct hj_target *t, const struct hj_spawn_opts *opts,
 	r = hj_target_access(t, &cg);
 	if (r)
 		return r;
+	if (o.flags & HJ_SPAWN_AS_OWNER) {
+		/* sys_hijack would enter with the caller's privilege */
+		if (o.backend == HJ_BACKEND_NATIVE) {
+			pid = -EINVAL;
+			goto out;
+		}
+		o.backend = HJ_BACKEND_STOCK;
+	}
 	if (o.backend != HJ_BACKEND_STOCK)
 		nr = hj_native_syscall_nr();
 	if (o.backend == HJ_BACKEND_NATIVE && nr < 0) {
@@ -467,6 +530,25 @@ pid_t hj_spawn(struct hj_target *t, const struct hj_spawn_opts *opts,
 out:
 	free(cg);
 	return pid;
+}
+
+int hj_spawn_check(struct hj_target *t, const struct hj_spawn_opts *opts)
+{
+	struct prep p = { .rootfd = -1, .cwdfd = -1, .v2fd = -1 };
+	struct hj_task_cgroups *cg = NULL;
+	int r;
+
+	if (opts->backend == HJ_BACKEND_NATIVE &&
+	    (opts->flags & HJ_SPAWN_AS_OWNER))
+		return -EINVAL;
+	r = hj_check_clone_flags(opts->clone_flags ?: SIGCHLD);
+	if (!r)
+		r = hj_target_access(t, &cg);
+	if (!r)
+		r = prep_stock(t, opts, cg, &p);
+	prep_release(&p);
+	free(cg);
+	return r;
 }
 
 int hj_wait(pid_t child, int *status)

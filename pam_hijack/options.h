@@ -23,6 +23,7 @@ struct options {
 	unsigned int ctrl;
 	const char *conf; /* points into argv, or HJ_CONF_DEFAULT */
 	const char *admin_group; /* points into argv, or NULL; never "" */
+	const char *delegate; /* delegate=BASE: a cgroup path, or NULL */
 	enum hj_audit_policy audit;
 	bool bad_conf; /* conf= was not an absolute path */
 };

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <syslog.h>
+#include <unistd.h>
 
 #define PAM_SM_ACCOUNT
 #define PAM_SM_SESSION
@@ -343,6 +344,45 @@ static int export_mapping(pam_handle_t *pamh, const struct passwd *pw,
 	return PAM_SUCCESS;
 }
 
+/*
+ * delegate=BASE, where systemd does not delegate: the mapped user's own
+ * cgroup BASE/USER on every hierarchy, and this session (the process
+ * that runs the stack, whose children are the session) in
+ * BASE/USER/session, so that rootless containers have a cgroup a rule can
+ * name.  Where systemd runs, user@.service delegates, and moving the
+ * session out of logind's scope would keep pam_systemd from releasing it:
+ * the option is ignored there.  Never root, never an unmapped user, and a
+ * failure is logged but changes nothing about where the login lands.
+ */
+static void delegate(pam_handle_t *pamh, const struct options *o,
+		     const struct passwd *pw, const struct hj_mapping *m)
+{
+	char where[HJ_CGROUP_PATH_MAX];
+	int e;
+
+	if (!o->delegate || m->kind == HJ_MAP_NONE || pw->pw_uid == 0)
+		return;
+	if (!access("/run/systemd/system", F_OK)) {
+		pam_syslog(pamh, LOG_NOTICE,
+			   "delegate=%s ignored: systemd runs here, and "
+			   "user@.service delegates a cgroup to %s",
+			   o->delegate, pw->pw_name);
+		return;
+	}
+	e = hj_cgroup_delegate(o->delegate, pw->pw_name, pw->pw_uid, pw->pw_gid,
+			       getpid(), where, sizeof(where));
+	if (e)
+		pam_syslog(pamh, LOG_ERR,
+			   "delegate=%s: cannot delegate %s to %s: %s",
+			   o->delegate, where[0] ? where : o->delegate,
+			   pw->pw_name,
+			   e == -EPERM ? "owned or writable by another user" :
+					 strerror(-e));
+	else if (o->ctrl & CTRL_DEBUG)
+		pam_syslog(pamh, LOG_DEBUG, "delegate=%s: %s/%s is %s's",
+			   o->delegate, o->delegate, pw->pw_name, pw->pw_name);
+}
+
 int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc,
 			const char **argv)
 {
@@ -356,6 +396,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc,
 	r = resolve(pamh, &o, PAM_SESSION_ERR, &pw, &m);
 	if (r != PAM_SUCCESS)
 		return r;
+	delegate(pamh, &o, pw, &m);
 	if (m.kind != HJ_MAP_CONTAINER)
 		return PAM_IGNORE;
 	r = check_container(pamh, &o, pw, &m, PAM_SESSION_ERR, &vm_pid);

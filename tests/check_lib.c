@@ -103,6 +103,38 @@ START_TEST(pid_list_dedupes_and_bounds)
 }
 END_TEST
 
+/* uid_map as rootless podman --userns=keep-id shows it from the host */
+START_TEST(id_map_both_ways)
+{
+	static const char map[] = "         0     100000       1000\n"
+				  "      1000       1000          1\n"
+				  "      1001     101000      64536\n";
+	unsigned int id = 7;
+
+	ck_assert_int_eq(hj_parse_id_map(S(map), 1000, false, &id), 0);
+	ck_assert_uint_eq(id, 1000);
+	ck_assert_int_eq(hj_parse_id_map(S(map), 100999, false, &id), 0);
+	ck_assert_uint_eq(id, 999);
+	ck_assert_int_eq(hj_parse_id_map(S(map), 0, true, &id), 0);
+	ck_assert_uint_eq(id, 100000);
+	ck_assert_int_eq(hj_parse_id_map(S(map), 1001, true, &id), 0);
+	ck_assert_uint_eq(id, 101000);
+	/* the host's root and ids past the ranges are unmapped */
+	ck_assert_int_eq(hj_parse_id_map(S(map), 0, false, &id), -ENOENT);
+	ck_assert_int_eq(hj_parse_id_map(S(map), 165536, false, &id), -ENOENT);
+	ck_assert_int_eq(hj_parse_id_map(S(map), 65537, true, &id), -ENOENT);
+	ck_assert_int_eq(hj_parse_id_map("", 0, 0, true, &id), -ENOENT);
+	/* malformed: too few fields, an empty range, a range past 2^32 */
+	ck_assert_int_eq(hj_parse_id_map(S("0 1000\n"), 0, true, &id), -EINVAL);
+	ck_assert_int_eq(hj_parse_id_map(S("0 1000 0\n"), 0, true, &id),
+			 -EINVAL);
+	ck_assert_int_eq(hj_parse_id_map(S("0 4294967295 2\n"), 0, true, &id),
+			 -EINVAL);
+	ck_assert_int_eq(hj_parse_id_map(S("0 1 1 x\n"), 0, true, &id),
+			 -EINVAL);
+}
+END_TEST
+
 static const char hybrid_mountinfo[] =
 	"25 30 0:23 / /sys rw - sysfs sysfs rw\n"
 	"35 25 0:30 / /sys/fs/cgroup ro - tmpfs tmpfs ro,mode=755\n"
@@ -1392,6 +1424,7 @@ static Suite *lib_suite(bool root)
 	tcase_add_test(parse, status_rejects_garbage);
 	tcase_add_test(parse, stat_starttime_after_odd_comm);
 	tcase_add_test(parse, pid_list_dedupes_and_bounds);
+	tcase_add_test(parse, id_map_both_ways);
 	tcase_add_test(parse, mountinfo_hybrid);
 	tcase_add_test(parse, proc_cgroup_maps_to_hierarchies);
 	tcase_add_test(parse, proc_cgroup_colon_at_end);

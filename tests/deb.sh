@@ -42,7 +42,6 @@ is "libpam-hijack holds the module, hijack.conf, their man pages, the pam-auth-u
 is "hijack holds the programs and their man pages" \
 	"$(printf '%s\n' "$cg" | tr '\n' ' ')" \
 	"$(printf '%s\n' ./usr/bin/hijack ./usr/sbin/hijack-shell \
-		./usr/libexec/hijack/hijack-delegate \
 		./usr/share/doc/hijack/README.md.gz \
 		./usr/share/doc/hijack/changelog.gz \
 		./usr/share/doc/hijack/copyright \

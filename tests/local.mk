@@ -111,8 +111,8 @@ EXTRA_DIST += tests/deb.sh tests/deb-e2e.sh tests/deb-build.sh \
 	debian/libpam-hijack.lintian-overrides debian/libpam-hijack.postinst \
 	debian/libpam-hijack.prerm
 
-# rootless podman entered by the user's unprivileged hijack-shell, with the
-# delegated cgroup of contrib/hijack-delegate
+# rootless containers entered through the installed (file-capability)
+# hijack-shell from a root-owned session cgroup; pam_hijack delegate=
 TESTS += tests/e2e-rootless.sh
 EXTRA_DIST += tests/e2e-rootless.sh
 
