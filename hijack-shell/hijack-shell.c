@@ -79,6 +79,7 @@ static void __attribute__((noreturn)) usage(int status)
 	      " -hijack-shell                 (as a login shell)\n"
 	      " hijack-shell [-c <command>]\n"
 	      " hijack-shell --check [<user>]\n"
+	      " hijack-shell --who\n"
 	      "\n"
 	      "Run the user's shell or command inside the container that\n" SCONFDIR
 	      "/hijack.conf maps them to.\n",
@@ -458,6 +459,8 @@ int main(int argc, char **argv)
 		break;
 	case SHELL_CHECK:
 		return shell_check(args.user, s.priv);
+	case SHELL_WHO:
+		return shell_who();
 	case SHELL_HELP:
 		usage(EXIT_SUCCESS);
 	case SHELL_VERSION:

@@ -52,6 +52,7 @@ void __attribute__((noreturn)) tty_wait_session(pid_t pid, int master);
 enum shell_action {
 	SHELL_SESSION, /* interactive shell, or @command with -c */
 	SHELL_CHECK, /* --check [USER] */
+	SHELL_WHO, /* --who */
 	SHELL_HELP,
 	SHELL_VERSION,
 	SHELL_WAIT, /* --wait-for-child PID FD: the re-executed parent */
@@ -74,5 +75,8 @@ void shell_parse_args(int argc, char **argv, struct shell_args *a);
 
 /* check.c */
 int shell_check(const char *user, bool priv);
+
+/* who.c */
+int shell_who(void);
 
 #endif /* HIJACK_SHELL_H */

@@ -120,6 +120,10 @@ EXTRA_DIST += tests/e2e-rootless.sh
 TESTS += tests/check.sh
 EXTRA_DIST += tests/check.sh
 
+# hijack-shell --who: live ssh sessions in two containers, then none
+TESTS += tests/who.sh
+EXTRA_DIST += tests/who.sh
+
 # run by tests/run after `make check` (they print TAP; see each script)
 EXTRA_DIST += tests/static.sh tests/STATIC.md tests/valgrind.sh \
 	tests/asan.sh
