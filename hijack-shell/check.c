@@ -314,6 +314,66 @@ static void check_confinement(struct hj_target *t, const struct hj_mapping *m,
 	hj_confinement_free(&c);
 }
 
+/*
+ * File transfer: the sftp subsystem sshd names (scp uses it too since
+ * OpenSSH 9), the user in the container's passwd (sftp-server needs
+ * it), rsync and scp in the session's PATH, looked at inside as the
+ * session (probe.c).  Missing pieces are warnings: logins still work.
+ */
+static void check_transfer(struct hj_target *t, const struct hj_mapping *m,
+			   const struct passwd *pw, bool priv,
+			   const char *config)
+{
+	char *conf = sshd_effective(config, pw->pw_name), *pos, v[1024];
+	char prog[SHELL_PATH_MAX] = "";
+	const char *why = NULL;
+	bool known = conf != NULL;
+	struct shell_probe p;
+	int r;
+
+	for (pos = conf; conf && sshd_next(&pos, "subsystem", v, sizeof(v));)
+		if (!strncmp(v, "sftp ", 5) &&
+		    !shell_sftp_program(v + 5 + strspn(v + 5, " \t"), prog,
+					sizeof(prog)))
+			why = "internal-sftp"; /* check_sshd() flags it */
+	free(conf);
+	if (why)
+		prog[0] = '\0';
+	else if (!prog[0] && known)
+		printf("warning:    scp and sftp will fail: sshd names no sftp "
+		       "subsystem\n");
+	r = shell_probe(t, pw->pw_name, pw->pw_uid, pw->pw_gid, priv,
+			prog[0] ? prog : NULL, &p);
+	if (r) {
+		printf("warning:    cannot look inside %s for file transfer: "
+		       "%s\n",
+		       m->name, hj_strerror(r));
+		return;
+	}
+	if (prog[0] && (p.sftp == -ENOENT || p.sftp == -ENOTDIR))
+		printf("warning:    scp and sftp will fail: %s is not in %s\n",
+		       prog, m->name);
+	else if (prog[0] && p.sftp)
+		printf("warning:    scp and sftp will fail: %s cannot be "
+		       "executed in %s: %s\n",
+		       prog, m->name, strerror(-p.sftp));
+	else if (prog[0])
+		printf("sftp:       %s is in %s\n", prog, m->name);
+	if (!p.passwd)
+		printf("warning:    scp and sftp will fail: %s (uid %u) is not "
+		       "in %s's /etc/passwd (sftp-server: \"No user found for "
+		       "uid\")\n",
+		       pw->pw_name, (unsigned int)pw->pw_uid, m->name);
+	if (!p.rsync)
+		printf("warning:    rsync will fail: no rsync in %s's PATH "
+		       "(/usr/local/bin:/usr/bin:/bin)\n",
+		       m->name);
+	if (!p.scp)
+		printf("warning:    scp -O (the legacy protocol) will fail: no "
+		       "scp in %s's PATH (/usr/local/bin:/usr/bin:/bin)\n",
+		       m->name);
+}
+
 int shell_check(const char *user, bool priv)
 {
 	struct hj_conf_error cerr = { { 0 }, 0, { 0 } };
@@ -396,6 +456,7 @@ int shell_check(const char *user, bool priv)
 				printf("%s ", hj_ns_name(bit));
 		printf("differ from the host\n");
 		check_confinement(&t, &m, priv);
+		check_transfer(&t, &m, pw, priv, sshd_config);
 	}
 	hj_target_release(&t);
 	if (strcmp(pw->pw_shell, exe))

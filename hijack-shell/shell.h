@@ -76,6 +76,19 @@ void shell_parse_args(int argc, char **argv, struct shell_args *a);
 /* check.c */
 int shell_check(const char *user, bool priv);
 
+/* probe.c: what file transfer needs, looked at inside as the session */
+struct shell_probe {
+	int sftp; /* 0: the program is there and executable, else -errno */
+	bool passwd; /* the session's uid is in the container's /etc/passwd */
+	bool rsync, scp; /* in the session's PATH */
+};
+bool shell_sftp_program(const char *command, char *out, size_t size);
+bool shell_is_sftp(const char *command, char *program, size_t size);
+struct hj_target;
+void __attribute__((noreturn)) shell_sftp_refuse(const char *msg);
+int shell_probe(struct hj_target *t, const char *user, uid_t uid, gid_t gid,
+		bool priv, const char *sftp, struct shell_probe *p);
+
 /* who.c */
 int shell_who(void);
 
