@@ -7,7 +7,9 @@
  * the user or the container can write:
  *
  *   - the relay: a process whose /proc/PID/exe is this very file (device
- *     and inode), started as "hijack-shell --wait-for-child" under
+ *     and inode), or was the file at this path before it was replaced (a
+ *     package upgrade: the kernel says "PATH (deleted)", and only root
+ *     writes there), started as "hijack-shell --wait-for-child" under
  *     no_new_privs, as exec_waiter() starts it;
  *   - its user: the relay's real uid (the kernel's credentials; no user
  *     can make a process that shows another user's uid);
@@ -68,6 +70,7 @@ struct who_row {
 struct who_ctx {
 	dev_t dev; /* this program's file */
 	ino_t ino;
+	char deleted[SHELL_PATH_MAX + 16]; /* "PATH (deleted)" */
 	char pidns[64]; /* our pid namespace */
 	time_t btime; /* boot time, /proc/stat */
 	long hz;
@@ -304,12 +307,18 @@ static bool tcp_peer(pid_t pid, char *out, size_t size)
 
 static bool same_file(pid_t pid, const struct who_ctx *ctx)
 {
-	char path[64];
+	char path[64], link[SHELL_PATH_MAX + 16];
 	struct stat st;
+	ssize_t l;
 
 	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
-	return !stat(path, &st) && st.st_dev == ctx->dev &&
-	       st.st_ino == ctx->ino;
+	if (!stat(path, &st) && st.st_dev == ctx->dev && st.st_ino == ctx->ino)
+		return true;
+	l = readlink(path, link, sizeof(link) - 1);
+	if (l < 0)
+		return false;
+	link[l] = '\0';
+	return !strcmp(link, ctx->deleted);
 }
 
 /* 0 with @row filled when @pid is a session's relay */
@@ -373,6 +382,19 @@ static int relay(pid_t pid, const struct who_ctx *ctx, struct who_row *row)
 	return 0;
 }
 
+/* what the kernel calls this program's file once it is replaced */
+static int self_deleted(struct who_ctx *ctx)
+{
+	char self[SHELL_PATH_MAX];
+	ssize_t l = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (l < 0)
+		return -errno;
+	self[l] = '\0';
+	snprintf(ctx->deleted, sizeof(ctx->deleted), "%s (deleted)", self);
+	return 0;
+}
+
 int shell_who(void)
 {
 	struct who_ctx ctx;
@@ -387,6 +409,8 @@ int shell_who(void)
 		err(1, "cannot find this program");
 	ctx.dev = st.st_dev;
 	ctx.ino = st.st_ino;
+	if (self_deleted(&ctx))
+		err(1, "cannot find this program");
 	if (ns_link(getpid(), ctx.pidns, sizeof(ctx.pidns)))
 		err(1, "cannot read our pid namespace");
 	ctx.btime = boot_time();

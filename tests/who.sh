@@ -111,6 +111,18 @@ is "... yet --who gives the connection's real peer" \
 is "two sessions of one user have two relays" \
 	"$(awk -v u="$U1" '$1 == u { print $5 }' <<<"$rows" | sort -u | wc -l)" 2
 
+# relays are this program's file, not whatever is called hijack-shell
+mkdir -p "$D/other"
+cp "$HS" "$D/other/hijack-shell"
+is "another file named hijack-shell lists none of them" \
+	"$("$D/other/hijack-shell" --who | tail -n +2 | wc -l)" 0
+# an upgrade replaces the file under the running relays
+cp "$HS" "$D/hs.new"
+setcap "$HIJACK_SHELL_CAPS" "$D/hs.new"
+mv "$D/hs.new" "$HS"
+is "after the file is replaced (an upgrade), the sessions are still listed" \
+	"$(who_rows | wc -l)" 3
+
 # a rule changed since the login: the container is no longer vouched for
 printf '%s\t%s\tname=two\n' "$U1" "$HJ_RUN/web2" > "$CONF"
 is "a rule moved elsewhere since the login: container '?'" \
