@@ -127,7 +127,7 @@ EXTRA_DIST += tests/who.sh
 # file transfer readiness: --check inside the container, and the reason a
 # login for a missing sftp-server gets (user and audit record)
 TESTS += tests/transfer.sh
-EXTRA_DIST += tests/transfer.sh
+EXTRA_DIST += tests/transfer.sh tests/helpers/sftp-probe.py
 
 # run by tests/run after `make check` (they print TAP; see each script)
 EXTRA_DIST += tests/static.sh tests/STATIC.md tests/valgrind.sh \

@@ -25,6 +25,7 @@ HJ_CLEANUP+=("'$U' del $U1 $U2 >/dev/null 2>&1")
 for u in $U1 $U2; do
 	"$U" useradd "$u" -M -s "$HS" >/dev/null
 	usermod -p '*' -d "$D/home-$u" "$u"
+	mkdir -p "$D/home-$u"
 done
 copy_bin() { # ROOTFS BINARY
 	local l
@@ -112,6 +113,14 @@ isnt "scp into bare: fails" "$rc" 0
 like "scp into bare: more than a bare 'Connection closed'" "$out" \
 	'^scp: dest open "x": Operation unsupported$'
 diag "scp said: $out"
+# the answer, packet by packet: the version, then the request's own id
+# with the reason; a packet past SFTP's size limit ends it
+P=$top_srcdir/tests/helpers/sftp-probe.py
+out=$(python3 "$P" huge -- ssh -p "$PORT" "${SSHO[@]}" -s "$U1@127.0.0.1" sftp 2>/dev/null)
+is "sftp protocol: version, a failed request with the reason, then the end" "$out" \
+"version 3
+status 16909060 8 scp and sftp will fail: $SFTP is not in bare
+eof"
 out=$(s "$U1" "$SFTP" 2>&1 </dev/null)
 like "ssh $SFTP into bare as a command: the line on stderr" "$out" \
 	"^hijack-shell: scp and sftp will fail: $SFTP is not in bare$"
