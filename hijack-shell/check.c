@@ -326,8 +326,7 @@ static void check_transfer(struct hj_target *t, const struct hj_mapping *m,
 {
 	char *conf = sshd_effective(config, pw->pw_name), *pos, v[1024];
 	char prog[SHELL_PATH_MAX] = "";
-	const char *why = NULL;
-	bool known = conf != NULL;
+	bool known = conf != NULL, internal = false;
 	struct shell_probe p;
 	int r;
 
@@ -335,9 +334,9 @@ static void check_transfer(struct hj_target *t, const struct hj_mapping *m,
 		if (!strncmp(v, "sftp ", 5) &&
 		    !shell_sftp_program(v + 5 + strspn(v + 5, " \t"), prog,
 					sizeof(prog)))
-			why = "internal-sftp"; /* check_sshd() flags it */
+			internal = true; /* check_sshd() flags it */
 	free(conf);
-	if (why)
+	if (internal)
 		prog[0] = '\0';
 	else if (!prog[0] && known)
 		printf("warning:    scp and sftp will fail: sshd names no sftp "
