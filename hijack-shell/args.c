@@ -43,6 +43,8 @@ void shell_parse_args(int argc, char **argv, struct shell_args *a)
 		a->command = argv[2];
 	} else if (argc == 2 && !strcmp(argv[1], "--help")) {
 		a->action = SHELL_HELP;
+	} else if (argc == 2 && !strcmp(argv[1], "--who")) {
+		a->action = SHELL_WHO;
 	} else if (argc == 2 && !strcmp(argv[1], "--version")) {
 		a->action = SHELL_VERSION;
 	} else if (argc == 4 && !strcmp(argv[1], SHELL_WAIT_ARG)) {

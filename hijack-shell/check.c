@@ -312,7 +312,7 @@ static void check_pam_stack(const char *service)
  * refused (a PROBLEM printed).
  */
 static int check_identity(struct hj_target *t, const struct hj_mapping *m,
-			  const struct passwd *pw)
+			  const struct passwd *pw, struct shell_ids *ids)
 {
 	struct hj_spawn_opts o = { .clone_flags = SIGCHLD, .cwd = "/" };
 	struct hj_userns ns;
@@ -359,11 +359,16 @@ static int check_identity(struct hj_target *t, const struct hj_mapping *m,
 			m->name);
 		return 1;
 	}
+	/* as resolve_ids() decides it */
+	ids->owner = pw->pw_uid;
+	ids->uid = ns.uid_mapped ? ns.uid : 0;
+	ids->gid = ns.uid_mapped && ns.gid_mapped ? ns.gid : 0;
+	ids->groups = true;
 	if (ns.uid_mapped)
 		printf("identity:   uid %u gid %u inside: %s's own ids as the "
 		       "user namespace maps them\n",
-		       (unsigned int)ns.uid,
-		       (unsigned int)(ns.gid_mapped ? ns.gid : 0), pw->pw_name);
+		       (unsigned int)ids->uid, (unsigned int)ids->gid,
+		       pw->pw_name);
 	else
 		printf("identity:   uid 0 gid 0 inside: root of the user "
 		       "namespace, as uid %u is not mapped there\n",
@@ -434,6 +439,64 @@ static void check_confinement(struct hj_target *t, const struct hj_mapping *m,
 		printf(", %s %s", c.lsm, c.label);
 	putchar('\n');
 	hj_confinement_free(&c);
+}
+
+/*
+ * File transfer: the sftp subsystem sshd names (scp uses it too since
+ * OpenSSH 9), the user in the container's passwd (sftp-server needs
+ * it), rsync and scp in the session's PATH, looked at inside as the
+ * session (probe.c).  Missing pieces are warnings: logins still work.
+ */
+static void check_transfer(struct hj_target *t, const struct hj_mapping *m,
+			   const struct passwd *pw, const struct shell_ids *ids,
+			   const char *config)
+{
+	char *conf = sshd_effective(config, pw->pw_name), *pos, v[1024];
+	char prog[SHELL_PATH_MAX] = "";
+	bool known = conf != NULL, internal = false;
+	struct shell_probe p;
+	int r;
+
+	for (pos = conf; conf && sshd_next(&pos, "subsystem", v, sizeof(v));)
+		if (!strncmp(v, "sftp ", 5) &&
+		    !shell_sftp_program(v + 5 + strspn(v + 5, " \t"), prog,
+					sizeof(prog)))
+			internal = true; /* check_sshd() flags it */
+	free(conf);
+	if (internal)
+		prog[0] = '\0';
+	else if (!prog[0] && known)
+		printf("warning:    scp and sftp will fail: sshd names no sftp "
+		       "subsystem\n");
+	r = shell_probe(t, pw->pw_name, ids, prog[0] ? prog : NULL, &p);
+	if (r) {
+		printf("warning:    cannot look inside %s for file transfer: "
+		       "%s\n",
+		       m->name, hj_strerror(r));
+		return;
+	}
+	if (prog[0] && (p.sftp == -ENOENT || p.sftp == -ENOTDIR))
+		printf("warning:    scp and sftp will fail: %s is not in %s\n",
+		       prog, m->name);
+	else if (prog[0] && p.sftp)
+		printf("warning:    scp and sftp will fail: %s cannot be "
+		       "executed in %s: %s\n",
+		       prog, m->name, strerror(-p.sftp));
+	else if (prog[0])
+		printf("sftp:       %s is in %s\n", prog, m->name);
+	if (!p.passwd)
+		printf("warning:    scp and sftp will fail: %s (uid %u) is not "
+		       "in %s's /etc/passwd (sftp-server: \"No user found for "
+		       "uid\")\n",
+		       pw->pw_name, (unsigned int)ids->uid, m->name);
+	if (!p.rsync)
+		printf("warning:    rsync will fail: no rsync in %s's PATH "
+		       "(/usr/local/bin:/usr/bin:/bin)\n",
+		       m->name);
+	if (!p.scp)
+		printf("warning:    scp -O (the legacy protocol) will fail: no "
+		       "scp in %s's PATH (/usr/local/bin:/usr/bin:/bin)\n",
+		       m->name);
 }
 
 int shell_check(const char *user, bool priv)
@@ -511,6 +574,10 @@ int shell_check(const char *user, bool priv)
 		problem("container %s (cgroup %s): %s: logins are refused",
 			m.name, m.cgroup, hj_strerror(r));
 	} else {
+		struct shell_ids ids = { .owner = 0,
+					 .uid = pw->pw_uid,
+					 .gid = pw->pw_gid,
+					 .groups = priv };
 		unsigned int bit;
 
 		/* the login path only ever answers with a container */
@@ -519,8 +586,10 @@ int shell_check(const char *user, bool priv)
 			if (t.ns_differ & bit)
 				printf("%s ", hj_ns_name(bit));
 		printf("differ from the host\n");
-		if (!check_identity(&t, &m, pw))
+		if (!check_identity(&t, &m, pw, &ids)) {
 			check_confinement(&t, &m, priv);
+			check_transfer(&t, &m, pw, &ids, sshd_config);
+		}
 	}
 	hj_target_release(&t);
 	if (strcmp(pw->pw_shell, exe))

@@ -77,6 +77,7 @@ struct session {
 	bool login; /* started as "-hijack-shell" */
 	const char *command; /* -c COMMAND, or NULL */
 	bool host; /* the rule keeps the user on the host */
+	const char *no_sftp; /* sftp-server missing: why, told to the client */
 	unsigned int ttys; /* which of fds 0-2 are terminals */
 	int sock[2]; /* the pty's socketpair: host side, child side; or -1 */
 	int master; /* the pty's master on the host side, or -1 */
@@ -90,6 +91,7 @@ static void __attribute__((noreturn)) usage(int status)
 	      " -hijack-shell                 (as a login shell)\n"
 	      " hijack-shell [-c <command>]\n"
 	      " hijack-shell --check [<user>]\n"
+	      " hijack-shell --who\n"
 	      "\n"
 	      "Run the user's shell or command inside the container that\n" SCONFDIR
 	      "/hijack.conf maps them to.\n",
@@ -401,6 +403,42 @@ static void host_pty(struct session *s, pid_t pid)
 }
 
 /*
+ * The sftp subsystem (which scp uses too since OpenSSH 9) needs its
+ * program inside the container.  A child inside looks, as the user
+ * (probe.c), before anything of the session starts: when the program is
+ * missing, the audit record is a refusal that says so, and so is the
+ * line on stderr.  sshd throws a subsystem's stderr away, though, so
+ * the session then answers the client in its own protocol with that line
+ * (shell_sftp_refuse(), in place of the exec: no program of the user's
+ * or the container's runs).  When the look itself fails, the login goes
+ * on and fails or not on its own.  Returns the line, or NULL.
+ */
+static const char *check_sftp(struct session *s, const char *prog)
+{
+	static char line[SHELL_PATH_MAX + 512];
+	struct shell_ids ids = { .owner = s->own ? s->u.uid : 0,
+				 .uid = s->uid,
+				 .gid = s->gid,
+				 .groups = s->priv || s->own };
+	struct shell_probe p;
+
+	if (shell_probe(&s->t, s->u.name, &ids, prog, &p) || !p.sftp)
+		return NULL;
+	if (p.sftp == -ENOENT || p.sftp == -ENOTDIR)
+		snprintf(line, sizeof(line),
+			 "scp and sftp will fail: %s is not in %s", prog,
+			 s->m.name);
+	else
+		snprintf(line, sizeof(line),
+			 "scp and sftp will fail: %s cannot be executed in %s: "
+			 "%s",
+			 prog, s->m.name, strerror(-p.sftp));
+	audit(s, "deny", -1, "no-sftp-server", false);
+	fprintf(stderr, PROG ": %s\n", line);
+	return line;
+}
+
+/*
  * Step 5, in the child: inside the container (or on the host for a '-'
  * rule), in this order and each step checked; nothing of the container's
  * is read while privileged.
@@ -496,6 +534,8 @@ static void __attribute__((noreturn)) child(const struct session *s)
 		errno = -r;
 		err(126, "cannot check the session's confinement");
 	}
+	if (s->no_sftp)
+		shell_sftp_refuse(s->no_sftp);
 	execve(shell, argv, env);
 	err(errno == ENOENT ? 127 : 126, "failed to execute %s", shell);
 }
@@ -571,6 +611,7 @@ static void __attribute__((noreturn)) run_on_host(struct session *s)
 int main(int argc, char **argv)
 {
 	struct hj_spawn_opts opts = { .clone_flags = SIGCHLD, .cwd = "/" };
+	char prog[SHELL_PATH_MAX];
 	struct shell_args args;
 	struct session s;
 	sigset_t old;
@@ -592,6 +633,8 @@ int main(int argc, char **argv)
 		break;
 	case SHELL_CHECK:
 		return shell_check(args.user, s.priv);
+	case SHELL_WHO:
+		return shell_who();
 	case SHELL_HELP:
 		usage(EXIT_SUCCESS);
 	case SHELL_VERSION:
@@ -607,6 +650,8 @@ int main(int argc, char **argv)
 	resolve(&s);
 	if (s.host)
 		run_on_host(&s);
+	if (shell_is_sftp(s.command, prog, sizeof(prog)))
+		s.no_sftp = check_sftp(&s, prog);
 
 	if (s.own) {
 		opts.flags |= HJ_SPAWN_AS_OWNER;
@@ -614,7 +659,8 @@ int main(int argc, char **argv)
 	}
 	tty_block_signals(&old);
 	/* recorded as root, before any user namespace is entered */
-	audit(&s, "start", s.t.pid, "entry", true);
+	if (!s.no_sftp)
+		audit(&s, "start", s.t.pid, "entry", true);
 	pid = hj_spawn(&s.t, &opts, NULL);
 	if (pid == 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);

@@ -67,6 +67,7 @@ void __attribute__((noreturn)) tty_wait_session(pid_t pid, int master);
 enum shell_action {
 	SHELL_SESSION, /* interactive shell, or @command with -c */
 	SHELL_CHECK, /* --check [USER] */
+	SHELL_WHO, /* --who */
 	SHELL_HELP,
 	SHELL_VERSION,
 	SHELL_WAIT, /* --wait-for-child PID FD: the re-executed parent */
@@ -89,5 +90,33 @@ void shell_parse_args(int argc, char **argv, struct shell_args *a);
 
 /* check.c */
 int shell_check(const char *user, bool priv);
+
+/* probe.c: what file transfer needs, looked at inside as the session */
+struct shell_probe {
+	int sftp; /* 0: the program is there and executable, else -errno */
+	bool passwd; /* the session's uid is in the container's /etc/passwd */
+	bool rsync, scp; /* in the session's PATH */
+};
+bool shell_sftp_program(const char *command, char *out, size_t size);
+bool shell_is_sftp(const char *command, char *program, size_t size);
+struct hj_target;
+void __attribute__((noreturn)) shell_sftp_refuse(const char *msg);
+/*
+ * Who the look runs as, decided as the session's: @owner nonzero enters
+ * the user's own user namespace without privilege (HJ_SPAWN_AS_OWNER);
+ * @uid and @gid are the ids inside; @groups: set the container's groups.
+ */
+struct shell_ids {
+	uid_t owner;
+	uid_t uid;
+	gid_t gid;
+	bool groups;
+};
+int shell_probe(struct hj_target *t, const char *user,
+		const struct shell_ids *ids, const char *sftp,
+		struct shell_probe *p);
+
+/* who.c */
+int shell_who(void);
 
 #endif /* HIJACK_SHELL_H */

@@ -124,6 +124,15 @@ EXTRA_DIST += tests/check.sh
 TESTS += tests/conf-dropin.sh
 EXTRA_DIST += tests/conf-dropin.sh
 
+# hijack-shell --who: live ssh sessions in two containers, then none
+TESTS += tests/who.sh
+EXTRA_DIST += tests/who.sh
+
+# file transfer readiness: --check inside the container, and the reason a
+# login for a missing sftp-server gets (user and audit record)
+TESTS += tests/transfer.sh
+EXTRA_DIST += tests/transfer.sh tests/helpers/sftp-probe.py
+
 # run by tests/run after `make check` (they print TAP; see each script)
 EXTRA_DIST += tests/static.sh tests/STATIC.md tests/valgrind.sh \
 	tests/asan.sh

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hijack-shell --who: the live sessions, from the host's /proc alone (no
+ * daemon, no state file).  Root only.
+ *
+ * A session is recognised by what the kernel reports, never by anything
+ * the user or the container can write:
+ *
+ *   - the relay: a process whose /proc/PID/exe is this very file (device
+ *     and inode), or was the file at this path before it was replaced (a
+ *     package upgrade: the kernel says "PATH (deleted)", and only root
+ *     writes there), started as "hijack-shell --wait-for-child" under
+ *     no_new_privs, as exec_waiter() starts it;
+ *   - its user: the relay's real uid (the kernel's credentials; no user
+ *     can make a process that shows another user's uid);
+ *   - the session: the relay's child (the kernel's list of children) in a
+ *     pid namespace other than ours, and its cgroup as the host's
+ *     /proc/PID/cgroup gives it;
+ *   - the container: the name of the user's rule in hijack.conf, when the
+ *     session's cgroup is the rule's cgroup or below it, "?" otherwise
+ *     (the rule changed since the login);
+ *   - since: the relay's start time (/proc/PID/stat) on the boot clock;
+ *   - from: the peer of the TCP connection the relay's parent (sshd's
+ *     session process) holds, from the kernel's socket table of that
+ *     process's network namespace; never SSH_CONNECTION: the relay runs
+ *     with an empty environment, and the session's is its user's to
+ *     change (any process inside may exec itself with another).
+ *
+ * Nothing of the session's own processes is read but their pid namespace
+ * and cgroup: their command line, name and environment are the user's.
+ * What a local user with a shell on the host can do is start a look-alike
+ * relay of their own (the binary under no_new_privs, with a child in a
+ * container they can enter themselves) under a parent holding any
+ * connection: that row names that user, and a container the user really
+ * is inside.  hijack-shell(8) says so.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "conf.h"
+#include "hijack.h"
+#include "shell.h"
+
+#define WHO_SOCKETS_MAX 64
+
+struct who_row {
+	uid_t uid;
+	char user[HJ_CONF_NAME_MAX];
+	char container[HJ_CONF_NAME_MAX];
+	char cgroup[HJ_CGROUP_PATH_MAX];
+	char since[32];
+	char from[INET6_ADDRSTRLEN + 16];
+	pid_t relay, session;
+};
+
+struct who_ctx {
+	dev_t dev; /* this program's file */
+	ino_t ino;
+	char deleted[SHELL_PATH_MAX + 16]; /* "PATH (deleted)" */
+	char pidns[64]; /* our pid namespace */
+	time_t btime; /* boot time, /proc/stat */
+	long hz;
+};
+
+static time_t boot_time(void)
+{
+	char line[256];
+	long long bt = 0;
+	FILE *f = fopen("/proc/stat", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "btime %lld", &bt) == 1)
+			break;
+	fclose(f);
+	return (time_t)bt;
+}
+
+/* argv[1] of /proc/PID/cmdline is SHELL_WAIT_ARG */
+static bool relay_cmdline(pid_t pid)
+{
+	char buf[256];
+	size_t len, l0;
+	int r = hj_proc_read(pid, "cmdline", buf, sizeof(buf), &len);
+
+	size_t wl = strlen(SHELL_WAIT_ARG);
+
+	if (r == -EFBIG)
+		len = sizeof(buf) - 1;
+	else if (r)
+		return false;
+	l0 = strnlen(buf, len);
+	return len > l0 + 1 + wl && !memcmp(buf + l0 + 1, SHELL_WAIT_ARG, wl) &&
+	       buf[l0 + 1 + wl] == '\0';
+}
+
+/* the only child of @pid, from the kernel's list; 0 when not exactly one */
+static pid_t only_child(pid_t pid)
+{
+	char file[64], buf[128];
+	long a, b;
+	size_t len;
+	int n;
+
+	snprintf(file, sizeof(file), "task/%d/children", (int)pid);
+	if (hj_proc_read(pid, file, buf, sizeof(buf), &len))
+		return 0;
+	n = sscanf(buf, "%ld %ld", &a, &b);
+	return n == 1 && a > 0 && a <= INT_MAX ? (pid_t)a : 0;
+}
+
+static int ns_link(pid_t pid, char *out, size_t size)
+{
+	char path[64];
+	ssize_t l;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
+	l = readlink(path, out, size - 1);
+	if (l < 0)
+		return -errno;
+	out[l] = '\0';
+	return 0;
+}
+
+/*
+ * Whether "[controller:]path" @spec is @line's cgroup or above it (line:
+ * "ID:CONTROLLERS:/PATH" of /proc/PID/cgroup, no newline).
+ */
+static bool cgroup_line_under(const char *line, const char *spec)
+{
+	const char *c1 = strchr(line, ':'), *c2, *path, *colon, *sp = spec;
+	size_t sl;
+
+	if (!c1 || !(c2 = strchr(c1 + 1, ':')))
+		return false;
+	colon = strchr(spec, ':');
+	if (colon) {
+		size_t cl = colon - spec;
+		const char *p = c1 + 1;
+		bool found = false;
+
+		while (p < c2) {
+			const char *e = memchr(p, ',', c2 - p);
+
+			if (!e)
+				e = c2;
+			if ((size_t)(e - p) == cl && !memcmp(p, spec, cl))
+				found = true;
+			p = e + 1;
+		}
+		if (!found)
+			return false;
+		sp = colon + 1;
+	}
+	path = c2 + 1;
+	while (*path == '/')
+		path++;
+	while (*sp == '/')
+		sp++;
+	sl = strlen(sp);
+	if (sl == 0)
+		return true;
+	return !strncmp(path, sp, sl) && (path[sl] == '\0' || path[sl] == '/');
+}
+
+/*
+ * The session's cgroup for display (the cgroup2 line, else the first),
+ * and whether the rule's cgroup @spec holds it on some hierarchy.
+ */
+static bool session_cgroup(pid_t pid, const char *spec, char *out, size_t size)
+{
+	char *buf = malloc(16384), *line, *save = NULL;
+	bool under = false;
+	size_t len;
+
+	snprintf(out, size, "?");
+	if (!buf)
+		return false;
+	if (hj_proc_read(pid, "cgroup", buf, 16384, &len)) {
+		free(buf);
+		return false;
+	}
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *c1 = strchr(line, ':'), *c2;
+
+		if (!c1 || !(c2 = strchr(c1 + 1, ':')))
+			continue;
+		if (!strncmp(line, "0::", 3) || !strcmp(out, "?"))
+			snprintf(out, size, "%s", c2 + 1);
+		if (spec && cgroup_line_under(line, spec))
+			under = true;
+	}
+	free(buf);
+	return under;
+}
+
+/* the inodes of @pid's sockets */
+static size_t socket_inodes(pid_t pid, unsigned long *inos, size_t max)
+{
+	char path[64], link[64], *end;
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (n < max && (de = readdir(d))) {
+		char fd[336];
+		ssize_t l;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(fd, sizeof(fd), "%s/%s", path, de->d_name);
+		l = readlink(fd, link, sizeof(link) - 1);
+		if (l < 0)
+			continue;
+		link[l] = '\0';
+		if (strncmp(link, "socket:[", 8))
+			continue;
+		inos[n] = strtoul(link + 8, &end, 10);
+		if (*end == ']')
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* "ADDR:PORT" of /proc/net/tcp{,6}: the kernel's words in host order */
+static int tcp_addr(const char *hex, unsigned int port, bool v6, char *out,
+		    size_t size)
+{
+	char a[INET6_ADDRSTRLEN];
+	unsigned char bytes[16];
+	size_t i;
+
+	if (strlen(hex) != (v6 ? 32 : 8))
+		return -EINVAL;
+	for (i = 0; i < (v6 ? 4 : 1); i++) {
+		char word[9];
+		uint32_t w;
+
+		memcpy(word, hex + 8 * i, 8);
+		word[8] = '\0';
+		w = (uint32_t)strtoul(word, NULL, 16);
+		memcpy(bytes + 4 * i, &w, 4);
+	}
+	if (!inet_ntop(v6 ? AF_INET6 : AF_INET, bytes, a, sizeof(a)))
+		return -errno;
+	snprintf(out, size, v6 ? "[%s]:%u" : "%s:%u", a, port);
+	return 0;
+}
+
+/* the peer of an established TCP connection among @pid's sockets */
+static bool tcp_peer(pid_t pid, char *out, size_t size)
+{
+	static const char *const tables[] = { "net/tcp", "net/tcp6" };
+	unsigned long inos[WHO_SOCKETS_MAX];
+	size_t n = socket_inodes(pid, inos, WHO_SOCKETS_MAX), t, i;
+
+	for (t = 0; n && t < 2; t++) {
+		char path[64], line[512], rem[40];
+		unsigned int port, st;
+		unsigned long ino;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid,
+			 tables[t]);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line,
+				   " %*s %*s %39[0-9A-Fa-f]:%x %x %*s %*s %*s "
+				   "%*u %*u %lu",
+				   rem, &port, &st, &ino) != 4 ||
+			    st != 1 /* TCP_ESTABLISHED */)
+				continue;
+			for (i = 0; i < n; i++)
+				if (inos[i] == ino &&
+				    !tcp_addr(rem, port, t == 1, out, size)) {
+					fclose(f);
+					return true;
+				}
+		}
+		fclose(f);
+	}
+	return false;
+}
+
+static bool same_file(pid_t pid, const struct who_ctx *ctx)
+{
+	char path[64], link[SHELL_PATH_MAX + 16];
+	struct stat st;
+	ssize_t l;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	if (!stat(path, &st) && st.st_dev == ctx->dev && st.st_ino == ctx->ino)
+		return true;
+	l = readlink(path, link, sizeof(link) - 1);
+	if (l < 0)
+		return false;
+	link[l] = '\0';
+	return !strcmp(link, ctx->deleted);
+}
+
+/* 0 with @row filled when @pid is a session's relay */
+static int relay(pid_t pid, const struct who_ctx *ctx, struct who_row *row)
+{
+	struct hj_conf_error cerr = { { 0 }, 0, { 0 } };
+	char buf[4096], ns[64];
+	struct hj_proc_status st;
+	unsigned long long start, start2;
+	struct hj_mapping m;
+	struct passwd *pw;
+	pid_t ppid = 0;
+	const char *p;
+	size_t len;
+	time_t t;
+
+	if (!same_file(pid, ctx) || !relay_cmdline(pid))
+		return -ENOENT;
+	if (hj_proc_read(pid, "stat", buf, sizeof(buf), &len) ||
+	    hj_parse_stat_starttime(buf, len, &start))
+		return -ENOENT;
+	if (hj_proc_read(pid, "status", buf, sizeof(buf), &len) ||
+	    hj_parse_status(buf, len, &st))
+		return -ENOENT;
+	if (!strstr(buf, "\nNoNewPrivs:\t1\n"))
+		return -ENOENT;
+	p = strstr(buf, "\nPPid:");
+	if (p)
+		ppid = (pid_t)strtol(p + 6, NULL, 10);
+	memset(row, 0, sizeof(*row));
+	row->relay = pid;
+	row->uid = st.ruid;
+	row->session = only_child(pid);
+	if (row->session <= 0 || ns_link(row->session, ns, sizeof(ns)) ||
+	    !strcmp(ns, ctx->pidns))
+		return -ENOENT;
+	pw = getpwuid(row->uid);
+	if (pw && strlen(pw->pw_name) < sizeof(row->user))
+		strcpy(row->user, pw->pw_name);
+	else
+		snprintf(row->user, sizeof(row->user), "%u",
+			 (unsigned int)row->uid);
+	/* the rule as it is now: "?" when it no longer holds the session */
+	if (!pw || hj_conf_resolve_user(HJ_CONF_DEFAULT, pw, &m, &cerr) ||
+	    m.kind != HJ_MAP_CONTAINER)
+		m.cgroup[0] = '\0';
+	if (session_cgroup(row->session, m.cgroup[0] ? m.cgroup : NULL,
+			   row->cgroup, sizeof(row->cgroup)))
+		snprintf(row->container, sizeof(row->container), "%s", m.name);
+	else
+		snprintf(row->container, sizeof(row->container), "?");
+	t = ctx->btime + (time_t)(start / (unsigned long long)ctx->hz);
+	strftime(row->since, sizeof(row->since), "%Y-%m-%dT%H:%M:%S",
+		 localtime(&t));
+	if (ppid <= 0 || !tcp_peer(ppid, row->from, sizeof(row->from)))
+		snprintf(row->from, sizeof(row->from), "-");
+	/* the same relay, still: its start time did not change meanwhile */
+	if (hj_proc_read(pid, "stat", buf, sizeof(buf), &len) ||
+	    hj_parse_stat_starttime(buf, len, &start2) || start2 != start)
+		return -ENOENT;
+	return 0;
+}
+
+/* what the kernel calls this program's file once it is replaced */
+static int self_deleted(struct who_ctx *ctx)
+{
+	char self[SHELL_PATH_MAX];
+	ssize_t l = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (l < 0)
+		return -errno;
+	self[l] = '\0';
+	snprintf(ctx->deleted, sizeof(ctx->deleted), "%s (deleted)", self);
+	return 0;
+}
+
+int shell_who(void)
+{
+	struct who_ctx ctx;
+	struct who_row row;
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+
+	if (getuid() != 0 || geteuid() != 0)
+		errx(1, "only root may list the sessions");
+	if (stat("/proc/self/exe", &st))
+		err(1, "cannot find this program");
+	ctx.dev = st.st_dev;
+	ctx.ino = st.st_ino;
+	if (self_deleted(&ctx))
+		err(1, "cannot find this program");
+	if (ns_link(getpid(), ctx.pidns, sizeof(ctx.pidns)))
+		err(1, "cannot read our pid namespace");
+	ctx.btime = boot_time();
+	ctx.hz = sysconf(_SC_CLK_TCK);
+	if (!ctx.btime || ctx.hz <= 0)
+		errx(1, "cannot read the boot time from /proc/stat");
+	d = opendir("/proc");
+	if (!d)
+		err(1, "cannot read /proc");
+	printf("USER CONTAINER SINCE FROM RELAY SESSION CGROUP\n");
+	while ((de = readdir(d))) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (!isdigit((unsigned char)de->d_name[0]) || *end ||
+		    pid <= 0 || pid > INT_MAX || pid == getpid())
+			continue;
+		if (relay((pid_t)pid, &ctx, &row))
+			continue;
+		printf("%s %s %s %s %d %d %s\n", row.user, row.container,
+		       row.since, row.from, (int)row.relay, (int)row.session,
+		       row.cgroup);
+	}
+	closedir(d);
+	return 0;
+}

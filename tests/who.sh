@@ -1,0 +1,140 @@
+#!/bin/bash
+# hijack-shell --who: three live ssh sessions (a real sshd, pam_hijack,
+# hijack-shell) in two containers are listed with their user, container,
+# cgroup, start time, client address and pids, each checked against what
+# the kernel says about the processes; after logout the list is empty.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/sshd.sh"
+hj_private_mounts "$0" "$@"
+require_root
+require_tools sshd ssh ss setpriv setcap
+D=$HJ_TMP/who
+mkdir -p "$D"
+U1=hjtw1$$ U2=hjtw2$$
+hj_shell_install "$D"
+hj_conf_take
+
+U="$top_srcdir/tests/users.sh"
+HJ_CLEANUP+=("'$U' del $U1 $U2 >/dev/null 2>&1")
+for u in $U1 $U2; do
+	"$U" useradd "$u" -M -s "$HS" >/dev/null
+	usermod -p '*' -d "$D/home-$u" "$u"
+done
+for c in web1 web2; do
+	make_rootfs "$HJ_TMP/r-$c" "$c"
+	chmod 1777 "$HJ_TMP/r-$c/tmp"
+done
+ct_start web1 web1 "$HJ_TMP/r-web1" || bail_out "container web1"
+I1=$CT_INIT
+ct_start web2 web2 "$HJ_TMP/r-web2" || bail_out "container web2"
+I2=$CT_INIT
+printf '%s\t%s\tname=one\n%s\t%s\tname=two\n' "$U1" "$HJ_RUN/web1" \
+	"$U2" "$HJ_RUN/web2" > "$CONF"
+chmod 644 "$CONF"
+sshd_start "$D" $U1 $U2
+
+# the header, and nothing else, before anyone logs in
+who_rows() { "$HS" --who | tail -n +2; }
+is "no session: only the header" "$("$HS" --who)" \
+	"USER CONTAINER SINCE FROM RELAY SESSION CGROUP"
+is "no session: no row" "$(who_rows | wc -l)" 0
+out=$(setpriv --reuid 65534 --regid 65534 --clear-groups "$HS" --who 2>&1)
+rc=$?
+is "--who as another user: refused" "$rc" 1
+like "... saying why" "$out" "only root may list the sessions"
+
+# three sessions, each reading a fifo until logout: the readers first, so
+# that no client inherits another session's write end
+t0=$(date +%s)
+start() { # N USER [COMMAND-PREFIX]
+	mkfifo "$D/f$1"
+	ssh -p "$PORT" "${SSHO[@]}" "$2@127.0.0.1" "exec ${3-}cat >/dev/null" \
+		< "$D/f$1" >/dev/null 2>&1 &
+	eval "C$1=\$!"
+}
+start 1 "$U1"
+start 2 "$U1"
+# the third says it comes from elsewhere: a session's environment is its
+# user's to change, and --who must not believe it
+start 3 "$U2" "env SSH_CONNECTION='10.6.6.6 4242 10.0.0.1 22' "
+exec {W1}>"$D/f1" {W2}>"$D/f2" {W3}>"$D/f3"
+for i in $(seq 100); do
+	[ "$(who_rows | wc -l)" = 3 ] && break
+	sleep 0.1
+done
+rows=$(who_rows)
+t1=$(date +%s)
+diag "$rows"
+is "three sessions, three rows" "$(wc -l <<<"$rows")" 3
+
+cg2() { sed -n 's/^0:://p' "/proc/$1/cgroup"; }
+# the client's own end of its connection, as ss sees the ssh process
+client_port() {
+	ss -tnpH state established "( dport = :$PORT )" |
+		awk -v p="pid=$1," 'index($0, p) { print $3 }'
+}
+# check N USER CONTAINER INIT: the row of client N
+check_row() {
+	local n=$1 user=$2 name=$3 init=$4 c from row since relay sess
+	eval "c=\$C$n"
+	from=$(client_port "$c")
+	row=$(awk -v f="$from" '$4 == f' <<<"$rows")
+	is "session $n: one row from the client's address $from" \
+		"$(grep -c . <<<"$row")" 1
+	read -r r_user r_name since r_from relay sess r_cg <<<"$row"
+	is "session $n: user" "$r_user" "$user"
+	is "session $n: container (the rule's name)" "$r_name" "$name"
+	if [ -n "$(cg2 "$init")" ]; then
+		is "session $n: cgroup is the container's" "$r_cg" "$(cg2 "$init")"
+	else
+		like "session $n: cgroup is the container's" "$r_cg" "/$HJ_RUN/$name"
+	fi
+	# boot time (btime) and the start in clock ticks are both cut to
+	# whole seconds: up to 2 s early
+	since=$(date -d "$since" +%s 2>/dev/null || echo 0)
+	check "session $n: since the login ($since in [$t0 - 2, $t1])" \
+		test "$since" -ge "$((t0 - 2))" -a "$since" -le "$t1"
+	is "session $n: the relay is hijack-shell" "$(readlink "/proc/$relay/exe")" "$HS"
+	is "session $n: the relay runs as the user" \
+		"$(awk '/^Uid:/ { print $2 }' "/proc/$relay/status")" "$(id -u "$user")"
+	is "session $n: the session is the relay's child" \
+		"$(awk '/^PPid:/ { print $2 }' "/proc/$sess/status")" "$relay"
+	is "session $n: the session is in the container's pid namespace" \
+		"$(ns_of "$sess" pid)" "$(ns_of "$init" pid)"
+}
+check_row 1 "$U1" one "$I1"
+check_row 2 "$U1" one "$I1"
+check_row 3 "$U2" two "$I2"
+sess3=$(awk -v u="$U2" '$1 == u { print $6 }' <<<"$rows")
+like "the forged SSH_CONNECTION reached the session" \
+	"$(tr '\0' '\n' < "/proc/$sess3/environ")" "^SSH_CONNECTION=10\.6\.6\.6 "
+is "... yet --who gives the connection's real peer" \
+	"$(awk -v u="$U2" '$1 == u { print $4 }' <<<"$rows")" "$(client_port "$C3")"
+is "two sessions of one user have two relays" \
+	"$(awk -v u="$U1" '$1 == u { print $5 }' <<<"$rows" | sort -u | wc -l)" 2
+
+# relays are this program's file, not whatever is called hijack-shell
+mkdir -p "$D/other"
+cp "$HS" "$D/other/hijack-shell"
+is "another file named hijack-shell lists none of them" \
+	"$("$D/other/hijack-shell" --who | tail -n +2 | wc -l)" 0
+# an upgrade replaces the file under the running relays
+cp "$HS" "$D/hs.new"
+setcap "$HIJACK_SHELL_CAPS" "$D/hs.new"
+mv "$D/hs.new" "$HS"
+is "after the file is replaced (an upgrade), the sessions are still listed" \
+	"$(who_rows | wc -l)" 3
+
+# a rule changed since the login: the container is no longer vouched for
+printf '%s\t%s\tname=two\n' "$U1" "$HJ_RUN/web2" > "$CONF"
+is "a rule moved elsewhere since the login: container '?'" \
+	"$("$HS" --who | awk -v u="$U1" '$1 == u { print $2 }' | sort -u)" "?"
+printf '%s\t%s\tname=one\n%s\t%s\tname=two\n' "$U1" "$HJ_RUN/web1" \
+	"$U2" "$HJ_RUN/web2" > "$CONF"
+
+# logout: end of input ends each session
+exec {W1}>&- {W2}>&- {W3}>&-
+wait "$C1" "$C2" "$C3"
+is "after logout: no row" "$(who_rows | wc -l)" 0
+
+done_testing
