@@ -359,8 +359,13 @@ static int check_identity(struct hj_target *t, const struct hj_mapping *m,
 			m->name);
 		return 1;
 	}
-	/* as resolve_ids() decides it */
-	ids->owner = pw->pw_uid;
+	/*
+	 * As resolve_ids() decides it.  The user's own --check enters as the
+	 * login would, without privilege; root's can only enter with it
+	 * (HJ_SPAWN_AS_OWNER needs the owner's euid), and then looks as the
+	 * same ids inside.
+	 */
+	ids->owner = geteuid() == pw->pw_uid ? pw->pw_uid : 0;
 	ids->uid = ns.uid_mapped ? ns.uid : 0;
 	ids->gid = ns.uid_mapped && ns.gid_mapped ? ns.gid : 0;
 	ids->groups = true;

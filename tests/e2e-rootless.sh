@@ -224,11 +224,18 @@ like "--check as the user: the cgroup is delegated" "$out" "cgroups: +delegated 
 like "--check as the user: says what it cannot read, no PROBLEM" "$out" \
 	"cannot check: sshd's effective configuration"
 unlike "--check as the user: no PROBLEM line" "$out" "PROBLEM"
+unlike "--check as the user: looks inside for file transfer, unprivileged" "$out" "cannot look inside"
 
 # -- web0: the user's own uid is root there
 rules "$HJ_RUN/$BASE/%u/web0	name=web0-$id"
 is "web0: lands (hostname)" "$(s "$RU" hostname)" "web0-$id"
 is "web0: the user's uid as mapped there: 0" "$(s "$RU" 'id -u; id -g' | tr '\n' ' ')" "0 0 "
+# --check looks inside for file transfer as the session would: uid 0 of
+# the user's namespace, entered without privilege
+out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG "$HS" --check "$RU" 2>&1)
+like "web0: --check (root) looks inside for file transfer" "$out" \
+	"(sftp: +|warning: +scp and sftp will fail: ).* (is not )?in web0-$id"
+unlike "web0: --check (root) does not fail to look inside" "$out" "cannot look inside"
 
 # -- fb: the user's uid is unmapped there, so root of that namespace
 rules "$HJ_RUN/$BASE/%u/fb	name=fb-$id	shell=/bin/sh"
