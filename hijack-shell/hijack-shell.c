@@ -287,8 +287,9 @@ static void resolve(struct session *s)
 		       cerr.msg[0] ? cerr.msg : strerror(-r));
 	if (s->m.kind == HJ_MAP_NONE)
 		refuse(s, "unmapped",
-		       "no container is configured for user %s in %s",
-		       s->u.name, HJ_CONF_DEFAULT);
+		       "no container is configured for user %s in %s or "
+		       "%s" HJ_CONF_DIR_SUFFIX "/",
+		       s->u.name, HJ_CONF_DEFAULT, HJ_CONF_DEFAULT);
 	check_pam_mapping(s);
 	if (s->m.kind == HJ_MAP_HOST) {
 		s->host = true;

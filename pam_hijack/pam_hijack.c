@@ -238,8 +238,8 @@ static int check_container(pam_handle_t *pamh, const struct options *o,
 		*vm_pid = t.pid;
 		pam_syslog(pamh, LOG_ERR,
 			   "container %s (cgroup %s) is frozen; refusing %s "
-			   "(rule %u)",
-			   m->name, m->cgroup, pw->pw_name, m->line);
+			   "(%s:%u)",
+			   m->name, m->cgroup, pw->pw_name, m->file, m->line);
 		tell(pamh, o, PAM_ERROR_MSG,
 		     "container %s is frozen: try again later", m->name);
 		audit(pamh, "deny", m, pw, *vm_pid, "frozen", false);
@@ -250,15 +250,16 @@ static int check_container(pam_handle_t *pamh, const struct options *o,
 	if (e == -ENOENT && m->on_stopped == HJ_STOPPED_HOST) {
 		pam_syslog(pamh, LOG_NOTICE,
 			   "container %s (cgroup %s) is not running (%s): %s "
-			   "stays on the host (stopped=host, rule %u)",
+			   "stays on the host (stopped=host, %s:%u)",
 			   m->name, m->cgroup, hj_strerror(e), pw->pw_name,
-			   m->line);
+			   m->file, m->line);
 		return PAM_IGNORE;
 	}
 	pam_syslog(pamh, LOG_ERR,
 		   "cannot enter container %s (cgroup %s): %s; refusing %s "
-		   "(rule %u)",
-		   m->name, m->cgroup, hj_strerror(e), pw->pw_name, m->line);
+		   "(%s:%u)",
+		   m->name, m->cgroup, hj_strerror(e), pw->pw_name, m->file,
+		   m->line);
 	if (e == -EXDEV) {
 		tell(pamh, o, PAM_ERROR_MSG,
 		     "container %s: its cgroup holds no container", m->name);
@@ -307,8 +308,9 @@ int pam_sm_acct_mgmt(pam_handle_t *pamh, int flags, int argc, const char **argv)
 	if (r == PAM_SUCCESS && (o.ctrl & CTRL_DEBUG))
 		pam_syslog(pamh, LOG_DEBUG,
 			   "%s: container %s (cgroup %s) runs as pid %d "
-			   "(rule %u)",
-			   pw->pw_name, m.name, m.cgroup, (int)vm_pid, m.line);
+			   "(%s:%u)",
+			   pw->pw_name, m.name, m.cgroup, (int)vm_pid, m.file,
+			   m.line);
 	return r;
 }
 
@@ -414,10 +416,10 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc,
 	if (r != PAM_SUCCESS)
 		return r;
 	if (!(o.ctrl & CTRL_QUIET))
-		pam_syslog(
-			pamh, LOG_INFO,
-			"%s enters container %s (cgroup %s, pid %d, rule %u)",
-			pw->pw_name, m.name, m.cgroup, (int)vm_pid, m.line);
+		pam_syslog(pamh, LOG_INFO,
+			   "%s enters container %s (cgroup %s, pid %d, %s:%u)",
+			   pw->pw_name, m.name, m.cgroup, (int)vm_pid, m.file,
+			   m.line);
 	return PAM_SUCCESS;
 }
 

@@ -245,12 +245,14 @@ START_TEST(test_stopped)
 		 "error: container %s is not running\n",
 		 empty, empty);
 	ck_assert_str_eq(said, want);
-	ck_logged("pam_hijack(hjt-ok:account): cannot enter container %s "
-		  "(cgroup %s): no running task; refusing %s (rule 3)",
-		  empty, cg_empty, u_stopped);
-	ck_logged("pam_hijack(hjt-ok:session): cannot enter container %s "
-		  "(cgroup %s): no running task; refusing %s (rule 3)",
-		  empty, cg_empty, u_stopped);
+	ck_logged(
+		"pam_hijack(hjt-ok:account): cannot enter container %s "
+		"(cgroup %s): no running task; refusing %s (%s/hijack.conf:3)",
+		empty, cg_empty, u_stopped, dir);
+	ck_logged(
+		"pam_hijack(hjt-ok:session): cannot enter container %s "
+		"(cgroup %s): no running task; refusing %s (%s/hijack.conf:3)",
+		empty, cg_empty, u_stopped, dir);
 }
 END_TEST
 
@@ -287,8 +289,8 @@ START_TEST(test_stopped_host)
 	ck_assert_str_eq(said, want);
 	ck_logged("pam_hijack(hjt-ok:account): container %s (cgroup %s) is "
 		  "not running (no such cgroup): %s stays on the host "
-		  "(stopped=host, rule 4)",
-		  gone, cg_gone, u_host);
+		  "(stopped=host, %s/hijack.conf:4)",
+		  gone, cg_gone, u_host, dir);
 }
 END_TEST
 
@@ -313,8 +315,8 @@ START_TEST(test_stopped_host_only_when_gone)
 	ck_assert_str_eq(said, want);
 	ck_logged("pam_hijack(hjt-ok:account): cannot enter container %s "
 		  "(cgroup %s): the cgroup holds no container, only host "
-		  "processes; refusing %s (rule 8)",
-		  hostonly, cg_hostonly, u_xhost);
+		  "processes; refusing %s (%s/hijack.conf:8)",
+		  hostonly, cg_hostonly, u_xhost, dir);
 	ck_assert_msg(logfd < 0 || !strstr(logged, "stays on the host"),
 		      "sent to the host:\n%s", logged);
 
@@ -322,9 +324,10 @@ START_TEST(test_stopped_host_only_when_gone)
 	ck_assert_int_eq(o.acct, PAM_PERM_DENIED);
 	ck_assert_int_eq(o.open, PAM_SESSION_ERR);
 	ck_assert_str_eq(o.container, "(unset)");
-	ck_logged("pam_hijack(hjt-ok:account): cannot enter container %s "
-		  "(cgroup %s): no running task; refusing %s (rule 9)",
-		  empty, cg_empty, u_xempty);
+	ck_logged(
+		"pam_hijack(hjt-ok:account): cannot enter container %s "
+		"(cgroup %s): no running task; refusing %s (%s/hijack.conf:9)",
+		empty, cg_empty, u_xempty, dir);
 	ck_assert_msg(logfd < 0 || !strstr(logged, "stays on the host"),
 		      "sent to the host:\n%s", logged);
 }
