@@ -79,6 +79,11 @@ EXTRA_DIST += tests/audit-faults.sh
 TESTS += tests/audit-review.sh
 EXTRA_DIST += tests/audit-review.sh
 
+# session recording: tlog-rec-session (setuid _tlog) runs hijack-shell;
+# tlog-play shows the container's output, tied to VIRT_CONTROL by ses
+TESTS += tests/recording.sh
+EXTRA_DIST += tests/recording.sh
+
 # the real ssh path: private sshd, pam_hijack, hijack-shell, auditd
 check_PROGRAMS += tests/helpers/hj-tiocsti
 tests_helpers_hj_tiocsti_SOURCES = tests/helpers/hj-tiocsti.c
