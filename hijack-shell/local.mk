@@ -10,6 +10,7 @@ hijack_shell_hijack_shell_SOURCES = \
 	hijack-shell/caps.c \
 	hijack-shell/tty.c \
 	hijack-shell/check.c \
+	hijack-shell/recording.c \
 	hijack-shell/sshdconf.h \
 	hijack-shell/sshdconf.c \
 	hijack-shell/environ.c

@@ -75,4 +75,8 @@ void shell_parse_args(int argc, char **argv, struct shell_args *a);
 /* check.c */
 int shell_check(const char *user, bool priv);
 
+/* recording.c: tlog-rec-session as the login shell */
+bool recording_is_tlog(const char *login_shell);
+int recording_tlog_shell(const char *login_shell, char *out, size_t n);
+
 #endif /* HIJACK_SHELL_H */

@@ -192,6 +192,28 @@ out=$("$HIJACK" pid "$I1" /bin/sh -c "
 is "container root finds no recording (path, find /)" \
 	"$(grep -v 'No such file\|nonexistent\|^end$' <<<"$out")" ""
 is "the recording is unchanged" "$(sha256sum <"$LOG")" "$sum"
+# -- hijack-shell --check knows the recorded setup
+chk() { HIJACK_CHECK_SSHD_CONFIG=${1:-$SSHD_CONFIG} HIJACK_CHECK_PAM_SERVICE=$SVC "$HS" --check "$U1" 2>&1; }
+out=$(chk)
+like "--check: tlog-rec-session running hijack-shell is the login shell" "$out" \
+	"^login shell: $TR, recording on the host, running $HS$"
+is "--check: no PROBLEM, no warning for the recorded setup" \
+	"$(grep -E '^(PROBLEM|warning)' <<<"$out")" ""
+chmod 755 "$TR"
+like "--check: a tlog-rec-session that is not setuid is a warning" "$(chk)" \
+	"^warning: +$TR is not setuid to a user of its own"
+chown _tlog:_tlog "$TR"
+chmod 6755 "$TR"
+cp "$SSHD_CONFIG" "$D/sshd_config.env"
+echo "AcceptEnv LANG TLOG_*" >> "$D/sshd_config.env"
+like "--check: AcceptEnv TLOG_* is a PROBLEM (the client picks tlog's shell)" \
+	"$(chk "$D/sshd_config.env")" "^PROBLEM: sshd: AcceptEnv TLOG_\\* lets clients choose"
+# (rewritten in place: the bind mount holds the inode)
+sed "s|\"shell\": \"$HS\"|\"shell\": \"/bin/sh\"|" "$D/tlog-rec-session.conf" >"$D/conf.new"
+cat "$D/conf.new" >"$D/tlog-rec-session.conf"
+like "--check: tlog-rec-session running another shell is a PROBLEM" "$(chk)" \
+	"^PROBLEM: login shell of $U1 is $TR, which runs /bin/sh, not $HS: sessions land on the host"
+
 diag "the pty session, as tlog-play shows it:"
 # shellcheck disable=SC2001 # one prefix per line
 sed 's/^/#   /' <<<"$pty_play"
