@@ -146,12 +146,15 @@ rc=$?
 like "ssh cmd: ran inside the container" "$out" "^$CT$"
 is "ssh cmd: exit status passes through tlog and hijack-shell (7)" "$rc" 7
 
+# tlog 12.1's limit without a terminal, shown, not asserted (the README
+# and hijack-shell(8) describe it)
+out=$(s "$U1" hostname </dev/null 2>&1)
+diag "ssh host hostname </dev/null through tlog: status $?, output '$out' (Scribery/tlog#347)"
 # -- the recordings
 sleep 0.5
 check "the recording file exists" test -s "$LOG"
 is "the recording belongs to _tlog, mode 600" "$(stat -c '%U %a' "$LOG")" "_tlog 600"
 recs=$(grep -o '"rec":"[^"]*"' "$LOG" | sort -u | cut -d'"' -f4)
-is "two recordings, one per session" "$(wc -l <<<"$recs")" 2
 # tlog-play needs a terminal: script(1) gives it one
 play() { timeout 30 script -qec "tlog-play -r file -i '$LOG' -m '$1' -s 100" /dev/null </dev/null | tr -d '\r\0' | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g'; }
 field() { grep -m1 "\"rec\":\"$1\"" "$LOG" | grep -o "\"$2\":[^,]*" | cut -d: -f2- | tr -d '"'; }
@@ -160,8 +163,10 @@ vrec=$(ausearch --input-logs -ts "$TS_DAY" "$TS_TIME" -m VIRT_CONTROL --vm-name 
 pty_rec="" cmd_rec=""
 for r in $recs; do
 	p=$(play "$r")
-	if grep -q "cmd-$MARK" <<<"$p"; then cmd_rec=$r; cmd_play=$p; else pty_rec=$r; pty_play=$p; fi
+	if grep -q "cmd-$MARK" <<<"$p"; then cmd_rec=$r; cmd_play=$p; fi
+	if grep -q "echo $MARK" <<<"$p"; then pty_rec=$r; pty_play=$p; fi
 done
+isnt "the pty session and ssh cmd are two recordings" "${pty_rec:-none}" "${cmd_rec:-none}"
 like "tlog-play of the pty session: the command typed inside" "$pty_play" "echo $MARK"
 like "tlog-play of the pty session: the container's hostname" "$pty_play" "^$CT$"
 like "tlog-play of ssh cmd: the container's hostname" "$cmd_play" "^$CT$"
