@@ -211,7 +211,8 @@ static void check_tlog(const struct passwd *pw, const char *exe,
 	struct stat st;
 	int r;
 
-	r = recording_tlog_shell(pw->pw_shell, shell, sizeof(shell));
+	r = recording_tlog_shell(pw->pw_shell, pw->pw_uid, pw->pw_gid, shell,
+				 sizeof(shell));
 	if (r) {
 		problem("login shell of %s is %s, whose shell setting cannot "
 			"be read (%s --configuration: %s): sessions may land "

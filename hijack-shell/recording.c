@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,12 @@ static int json_string(const char *buf, const char *key, char *out, size_t n)
 	return 0;
 }
 
-int recording_tlog_shell(const char *login_shell, char *out, size_t n)
+/*
+ * Asks the login shell as the user would start it (the user's ids, no
+ * supplementary groups), so root's --check never runs it with more.
+ */
+int recording_tlog_shell(const char *login_shell, uid_t uid, gid_t gid,
+			 char *out, size_t n)
 {
 	char *argv[] = { (char *)login_shell, (char *)"--configuration", NULL };
 	char *envp[] = { (char *)"LANG=C.UTF-8", NULL };
@@ -89,6 +95,9 @@ int recording_tlog_shell(const char *login_shell, char *out, size_t n)
 
 		if (null < 0 || dup2(null, 0) < 0 || dup2(pfd[1], 1) < 0 ||
 		    dup2(null, 2) < 0)
+			_exit(127);
+		if ((getuid() == 0 && setgroups(0, NULL)) ||
+		    setresgid(gid, gid, gid) || setresuid(uid, uid, uid))
 			_exit(127);
 		execve(login_shell, argv, envp);
 		_exit(127);

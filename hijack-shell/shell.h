@@ -77,6 +77,7 @@ int shell_check(const char *user, bool priv);
 
 /* recording.c: tlog-rec-session as the login shell */
 bool recording_is_tlog(const char *login_shell);
-int recording_tlog_shell(const char *login_shell, char *out, size_t n);
+int recording_tlog_shell(const char *login_shell, uid_t uid, gid_t gid,
+			 char *out, size_t n);
 
 #endif /* HIJACK_SHELL_H */
