@@ -12,8 +12,9 @@
 # Checked: the session runs in the container; tlog-play of each recording
 # shows the container's output; each recording carries the user and the
 # audit session id of pam_hijack's VIRT_CONTROL record for that login;
-# neither container root nor the user can read or change the recording,
-# nor see or trace the recorder.
+# scp, sftp and rsync still land in the container; neither container
+# root nor the user can read or change the recording, nor see or trace
+# the recorder; hijack-shell --check knows the setup and its faults.
 #
 # Needs root, tlog (its _tlog user) and an auditd: ours, unless one runs.
 . "$(dirname "$0")/lib.sh"
@@ -146,6 +147,36 @@ rc=$?
 like "ssh cmd: ran inside the container" "$out" "^$CT$"
 is "ssh cmd: exit status passes through tlog and hijack-shell (7)" "$rc" 7
 
+# -- file transfer through the recorded login: scp (sftp and legacy
+# protocols), rsync and sftp still land in the container
+copy_bin() { # ROOTFS BINARY
+	local l
+	mkdir -p "$1$(dirname "$2")"
+	cp -L "$2" "$1$2"
+	for l in $(ldd "$2" 2>/dev/null | grep -o '/[^ ]*'); do
+		mkdir -p "$1$(dirname "$l")"
+		cp -L "$l" "$1$l"
+	done
+}
+if [ -x /usr/lib/openssh/sftp-server ] && command -v rsync scp sftp >/dev/null; then
+	for b in /usr/lib/openssh/sftp-server /usr/bin/rsync /usr/bin/scp; do
+		copy_bin "$HJ_TMP/r1" "$b"
+	done
+	H=$HJ_TMP/r1/home/$U1
+	echo "payload-$id" >"$D/payload"
+	scp -q -P "$PORT" "${SSHO[@]}" "$D/payload" "$U1@127.0.0.1:sftp-mode"
+	is "scp (sftp protocol) through tlog: lands in the container" "$(cat "$H/sftp-mode" 2>&1)" "payload-$id"
+	scp -O -q -P "$PORT" "${SSHO[@]}" "$D/payload" "$U1@127.0.0.1:legacy-mode"
+	is "scp -O through tlog: lands in the container" "$(cat "$H/legacy-mode" 2>&1)" "payload-$id"
+	rsync -q -e "ssh -p $PORT ${SSHO[*]}" "$D/payload" "$U1@127.0.0.1:via-rsync"
+	is "rsync through tlog: lands in the container" "$(cat "$H/via-rsync" 2>&1)" "payload-$id"
+	printf 'get /etc/hijack-marker %s\n' "$D/got" |
+		sftp -q -b - -P "$PORT" "${SSHO[@]}" "$U1@127.0.0.1" >/dev/null
+	is "sftp through tlog: reads the container's files" "$(cat "$D/got" 2>&1)" "container-rootfs $CT"
+else
+	skip "file transfer through tlog" "no sftp-server, scp, sftp or rsync"
+fi
+
 # tlog 12.1's limit without a terminal, shown, not asserted (the README
 # and hijack-shell(8) describe it)
 out=$(s "$U1" hostname </dev/null 2>&1)
@@ -154,18 +185,18 @@ diag "ssh host hostname </dev/null through tlog: status $?, output '$out' (Scrib
 sleep 0.5
 check "the recording file exists" test -s "$LOG"
 is "the recording belongs to _tlog, mode 600" "$(stat -c '%U %a' "$LOG")" "_tlog 600"
-recs=$(grep -o '"rec":"[^"]*"' "$LOG" | sort -u | cut -d'"' -f4)
 # tlog-play needs a terminal: script(1) gives it one
 play() { timeout 30 script -qec "tlog-play -r file -i '$LOG' -m '$1' -s 100" /dev/null </dev/null | tr -d '\r\0' | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g'; }
 field() { grep -m1 "\"rec\":\"$1\"" "$LOG" | grep -o "\"$2\":[^,]*" | cut -d: -f2- | tr -d '"'; }
 vrec=$(ausearch --input-logs -ts "$TS_DAY" "$TS_TIME" -m VIRT_CONTROL --vm-name "$CT" \
 	-ua "$uid" 2>/dev/null | grep 'op=start.*reason="login"')
-pty_rec="" cmd_rec=""
-for r in $recs; do
-	p=$(play "$r")
-	if grep -q "cmd-$MARK" <<<"$p"; then cmd_rec=$r; cmd_play=$p; fi
-	if grep -q "echo $MARK" <<<"$p"; then pty_rec=$r; pty_play=$p; fi
-done
+# the recordings of the two sessions: what the user typed (in_txt) and
+# what the ssh command printed (out_txt)
+rec_with() { grep "\"$1\":\"[^\"]*$2" "$LOG" | grep -o '"rec":"[^"]*"' | head -n1 | cut -d'"' -f4; }
+pty_rec=$(rec_with in_txt "echo $MARK")
+cmd_rec=$(rec_with out_txt "cmd-$MARK")
+pty_play=$(play "$pty_rec")
+cmd_play=$(play "$cmd_rec")
 isnt "the pty session and ssh cmd are two recordings" "${pty_rec:-none}" "${cmd_rec:-none}"
 like "tlog-play of the pty session: the command typed inside" "$pty_play" "echo $MARK"
 like "tlog-play of the pty session: the container's hostname" "$pty_play" "^$CT$"
