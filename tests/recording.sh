@@ -31,7 +31,7 @@ D=$HJ_TMP/rec
 mkdir -p "$D"
 chmod 755 "$D"
 id=$$
-U1=hjtl$id
+U1=hjtrec$id
 CT=rec$id
 MARK="marker-$id-typed-inside"
 
