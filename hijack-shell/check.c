@@ -382,7 +382,7 @@ int shell_check(const char *user, bool priv)
 	struct hj_target t;
 	struct passwd *pw;
 	const char *sshd_config = NULL, *service = NULL;
-	char exe[4096];
+	char exe[4096], shell[4096];
 	ssize_t l;
 	int r;
 
@@ -415,6 +415,14 @@ int shell_check(const char *user, bool priv)
 		if (!strcmp(pw->pw_shell, exe))
 			printf("warning:    the login shell is hijack-shell: "
 			       "every login is refused\n");
+		else if (recording_is_tlog(pw->pw_shell) &&
+			 !recording_tlog_shell(pw->pw_shell, pw->pw_uid,
+					       pw->pw_gid, shell,
+					       sizeof(shell)) &&
+			 !strcmp(shell, exe))
+			printf("warning:    the login shell is %s running "
+			       "hijack-shell: every login is refused\n",
+			       pw->pw_shell);
 		return 0;
 	}
 	printf("rule:       %s:%u\n", HJ_CONF_DEFAULT, m.line);

@@ -240,6 +240,11 @@ like "--check: a tlog-rec-session that is not setuid is a warning" "$(chk)" \
 	"^warning: +$TR is not setuid to a user of its own"
 chown _tlog:_tlog "$TR"
 chmod 6755 "$TR"
+cp "$CONF" "$D/conf.saved"
+echo "# no rule" >"$CONF"
+like "--check: no rule for a user whose tlog runs hijack-shell is a warning" "$(chk)" \
+	"^warning: +the login shell is $TR running hijack-shell: every login is refused"
+cat "$D/conf.saved" >"$CONF"
 cp "$SSHD_CONFIG" "$D/sshd_config.env"
 echo "AcceptEnv LANG TLOG_*" >> "$D/sshd_config.env"
 like "--check: AcceptEnv TLOG_* is a PROBLEM (the client picks tlog's shell)" \
