@@ -7,10 +7,15 @@
 #
 # What it creates: the installed hijack files (make install), a container
 # from a busybox-static root filesystem in cgroup hijack-demo/web1, the
-# user hjdemo whose login shell is hijack-shell, a rule for it at the top
-# of /etc/security/hijack.conf (an existing file is saved and restored),
+# user hjdemo (login shell: tlog-rec-session running hijack-shell), a
+# rule for it at the top of /etc/security/hijack.conf (an existing file
+# is saved and restored),
 # and a private sshd on 127.0.0.1:2222 with its own PAM service
 # sshd-hijack-demo.  The system's sshd and its PAM stack are not touched.
+# hjdemo's sessions are recorded with tlog: its login shell is
+# tlog-rec-session (made setuid _tlog with dpkg-statoverride), which runs
+# hijack-shell (/etc/tlog/tlog-rec-session.conf, saved and restored) and
+# writes to $STATE/tlog/sessions.log; the demo ends with a replay.
 set -u
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -20,6 +25,8 @@ USER_=hjdemo
 PORT=${HIJACK_DEMO_PORT:-2222}
 SVC=sshd-hijack-demo
 CONF=/etc/security/hijack.conf
+TLOG_CONF=/etc/tlog/tlog-rec-session.conf
+TLOG_REC=/usr/bin/tlog-rec-session
 
 hierarchies() { awk '$3 == "cgroup" || $3 == "cgroup2" { print $2 }' /proc/self/mounts; }
 
@@ -39,6 +46,14 @@ stop() {
 	elif [ -f "$STATE/conf.created" ]; then
 		rm -f "$CONF"
 	fi
+	if [ -f "$STATE/tlog.conf.orig" ]; then
+		cp -p "$STATE/tlog.conf.orig" "$TLOG_CONF"
+	fi
+	if [ -f "$STATE/statoverride" ]; then
+		dpkg-statoverride --remove "$TLOG_REC" >/dev/null 2>&1
+		chown root:root "$TLOG_REC" && chmod 755 "$TLOG_REC"
+	fi
+	[ -f "$STATE/utmp.created" ] && rm -f /run/utmp
 	if [ -f "$STATE/installed" ]; then
 		make -s uninstall >/dev/null 2>&1
 	fi
@@ -98,8 +113,34 @@ for i in $(seq 100); do
 done
 echo "$init" > "$STATE/init.pid"
 
+# -- recording: tlog-rec-session setuid/setgid _tlog (as upstream installs
+# it), running hijack-shell, writing where only _tlog can open
+if ! dpkg-statoverride --list "$TLOG_REC" >/dev/null; then
+	dpkg-statoverride --update --add _tlog _tlog 6755 "$TLOG_REC"
+	touch "$STATE/statoverride"
+fi
+cp -p "$TLOG_CONF" "$STATE/tlog.conf.orig"
+RECDIR=$STATE/tlog
+install -d -m 700 -o _tlog -g _tlog "$RECDIR"
+cat > "$TLOG_CONF" <<EOF
+// written by hijack's demo/demo.sh; 'demo/demo.sh stop' restores this file
+{
+    "shell": "$HS",
+    "notice": "\\nThis session is recorded (tlog).\\n\\n",
+    "writer": "file",
+    "file": { "path": "$RECDIR/sessions.log" },
+    "log": { "input": true }
+}
+EOF
+# libutempter, which tlog-rec-session uses, needs the utmp file that
+# Debian's boot creates (tmpfiles.d: f+! /run/utmp 0664 root utmp)
+if [ ! -e /run/utmp ]; then
+	install -m 664 -o root -g utmp /dev/null /run/utmp
+	touch "$STATE/utmp.created"
+fi
+
 # -- the user and the rule
-useradd -M -d "$STATE/home" -s "$HS" "$USER_"
+useradd -M -d "$STATE/home" -s "$TLOG_REC" "$USER_"
 usermod -p '*' "$USER_"
 mkdir -p "$STATE/home"
 echo "$USER_:x:$(id -u $USER_):$(id -g $USER_)::/home/$USER_:/bin/sh" >> "$R/etc/passwd"
@@ -118,6 +159,7 @@ ln -sf /usr/sbin/sshd "/usr/local/sbin/$SVC"
 cat > "/etc/pam.d/$SVC" <<EOF
 account required $MODULE
 account required pam_unix.so
+session required pam_loginuid.so
 session required pam_unix.so
 session required $MODULE
 EOF
@@ -142,6 +184,7 @@ AllowAgentForwarding no
 AllowStreamLocalForwarding no
 X11Forwarding no
 PermitTunnel no
+SetEnv LANG=C.UTF-8
 EOF
 mkdir -p /run/sshd
 "/usr/local/sbin/$SVC" -f "$STATE/sshd_config" -D -e </dev/null >/dev/null 2>"$STATE/sshd.log" &
@@ -154,13 +197,27 @@ probe='hostname; echo "pid 1: $(cat /proc/1/comm)"
 	head -n1 /proc/self/cgroup; ls / | tr "\n" " "; echo'
 echo
 echo "\$ $SSH $USER_@127.0.0.1"
-inside=$($SSH "$USER_@127.0.0.1" "$probe" 2>&1)
+# (stdin kept open: tlog 12.1 drops the output of a command whose stdin
+# is at end of file when it exits, Scribery/tlog#347)
+inside=$(sleep 2 | $SSH "$USER_@127.0.0.1" "$probe" 2>&1 | grep -v '^This session is recorded\|^$')
 outside=$(sh -c "$probe")
 paste -d'|' <(echo "HOST"; echo "$outside") <(echo "SSH SESSION of $USER_"; echo "$inside") |
 	awk -F'|' '{ printf "  %-45.45s  %s\n", $1, $2 }'
 echo
 echo "What the admin's check command says:"
 HIJACK_CHECK_SSHD_CONFIG=$STATE/sshd_config HIJACK_CHECK_PAM_SERVICE=$SVC "$HS" --check "$USER_" | sed 's/^/  /'
+echo
+echo "A session typed at a terminal, recorded on the host by tlog-rec-session:"
+echo "  \$ $SSH -tt $USER_@127.0.0.1"
+(sleep 1; echo "hostname; cat /etc/motd"; sleep 1; echo exit) |
+	$SSH -tt "$USER_@127.0.0.1" >/dev/null 2>&1
+LOG=$RECDIR/sessions.log
+rec=$(tail -n1 "$LOG" | grep -o '"rec":"[^"]*"' | cut -d'"' -f4)
+echo "Its recording ($LOG, readable only by _tlog and root):"
+tail -n1 "$LOG" | grep -o '"user":"[^"]*","term":"[^"]*","session":[0-9]*' | sed 's/^/  /'
+echo "  \$ tlog-play -r file -i $LOG -m $rec"
+script -qec "tlog-play -r file -i '$LOG' -m '$rec' -s 4" /dev/null </dev/null |
+	tr -d '\r\0' | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; /^[[:space:]]*$/d; s/^/  | /'
 echo
 echo "The demo keeps running.  Log in by hand:"
 echo "  $SSH $USER_@127.0.0.1"

@@ -12,6 +12,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <grp.h>
 #include <pwd.h>
 #include <signal.h>
@@ -220,6 +221,66 @@ static void check_sshd(const char *config, const char *user)
 		printf("warning:    sshd: AcceptEnv %s lets clients set "
 		       "variables named like pam_hijack's (never trusted)\n",
 		       v);
+	free(conf);
+}
+
+/*
+ * The login shell is tlog-rec-session: it records on the host and must
+ * run hijack-shell.  Setuid to its own user (as upstream installs it;
+ * Debian's package does not), the recording is out of the user's reach
+ * even on the host; the user must not choose tlog's shell through the
+ * environment (TLOG_REC_SESSION_SHELL) that sshd lets in.
+ */
+static void check_tlog(const struct passwd *pw, const char *exe,
+		       const char *config)
+{
+	char shell[4096], v[1024], *conf, *pos;
+	struct stat st;
+	int r;
+
+	r = recording_tlog_shell(pw->pw_shell, pw->pw_uid, pw->pw_gid, shell,
+				 sizeof(shell));
+	if (r) {
+		problem("login shell of %s is %s, whose shell setting cannot "
+			"be read (%s --configuration: %s): sessions may land "
+			"on the host",
+			pw->pw_name, pw->pw_shell, pw->pw_shell, strerror(-r));
+		return;
+	}
+	if (strcmp(shell, exe)) {
+		problem("login shell of %s is %s, which runs %s, not %s: "
+			"sessions land on the host (set \"shell\" in "
+			"/etc/tlog/tlog-rec-session.conf)",
+			pw->pw_name, pw->pw_shell, shell, exe);
+		return;
+	}
+	printf("login shell: %s, recording on the host, running %s\n",
+	       pw->pw_shell, exe);
+	if (!stat(pw->pw_shell, &st) &&
+	    (!(st.st_mode & S_ISUID) || st.st_uid == 0 ||
+	     st.st_uid == pw->pw_uid))
+		printf("warning:    %s is not setuid to a user of its own: the "
+		       "recorder runs as %s, who could stop it or alter a "
+		       "file recording on the host (dpkg-statoverride --update "
+		       "--add _tlog _tlog 6755 %s)\n",
+		       pw->pw_shell, pw->pw_name, pw->pw_shell);
+	conf = sshd_effective(config, pw->pw_name);
+	if (!conf)
+		return;
+	if (sshd_value(conf, "permituserenvironment", v, sizeof(v)) &&
+	    strcmp(v, "no"))
+		problem("sshd: PermitUserEnvironment %s lets the user set "
+			"TLOG_REC_SESSION_SHELL: sessions could land on the "
+			"host",
+			v);
+	/* sshd -T prints one line per AcceptEnv pattern */
+	for (pos = conf; sshd_next(&pos, "acceptenv", v, sizeof(v));)
+		if (!fnmatch(v, "TLOG_REC_SESSION_SHELL", 0) ||
+		    !fnmatch(v, "TLOG_REC_SESSION_CONF_TEXT", 0))
+			problem("sshd: AcceptEnv %s lets clients choose "
+				"tlog-rec-session's shell or writer: sessions "
+				"could land on the host unrecorded",
+				v);
 	free(conf);
 }
 
@@ -511,7 +572,7 @@ int shell_check(const char *user, bool priv)
 	struct hj_target t;
 	struct passwd *pw;
 	const char *sshd_config = NULL, *service = NULL;
-	char exe[4096];
+	char exe[4096], shell[4096];
 	ssize_t l;
 	int r;
 
@@ -545,6 +606,14 @@ int shell_check(const char *user, bool priv)
 		if (!strcmp(pw->pw_shell, exe))
 			printf("warning:    the login shell is hijack-shell: "
 			       "every login is refused\n");
+		else if (recording_is_tlog(pw->pw_shell) &&
+			 !recording_tlog_shell(pw->pw_shell, pw->pw_uid,
+					       pw->pw_gid, shell,
+					       sizeof(shell)) &&
+			 !strcmp(shell, exe))
+			printf("warning:    the login shell is %s running "
+			       "hijack-shell: every login is refused\n",
+			       pw->pw_shell);
 		return 0;
 	}
 	/* the file it is in: hijack.conf or one of hijack.conf.d */
@@ -597,7 +666,9 @@ int shell_check(const char *user, bool priv)
 		}
 	}
 	hj_target_release(&t);
-	if (strcmp(pw->pw_shell, exe))
+	if (recording_is_tlog(pw->pw_shell))
+		check_tlog(pw, exe, sshd_config);
+	else if (strcmp(pw->pw_shell, exe))
 		problem("login shell of %s is %s, not %s: sessions land on the "
 			"host",
 			pw->pw_name, pw->pw_shell, exe);

@@ -12,6 +12,7 @@ hijack_shell_hijack_shell_SOURCES = \
 	hijack-shell/check.c \
 	hijack-shell/who.c \
 	hijack-shell/probe.c \
+	hijack-shell/recording.c \
 	hijack-shell/sshdconf.h \
 	hijack-shell/sshdconf.c \
 	hijack-shell/environ.c

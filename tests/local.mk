@@ -13,6 +13,8 @@ if HAVE_CHECK
 check_PROGRAMS += tests/check_lib tests/check_conf tests/check_sshdconf \
 	tests/check_pam
 TESTS += tests/check_lib tests/check_conf tests/check_sshdconf tests/check_pam
+check_PROGRAMS += tests/check_recording
+TESTS += tests/check_recording
 else
 check-local: check-no-check
 endif
@@ -55,6 +57,12 @@ tests_check_sshdconf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/hijack-shell
 tests_check_sshdconf_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_sshdconf_LDADD = $(CHECK_LIBS)
 
+# hijack-shell --check's reading of tlog-rec-session's shell setting
+tests_check_recording_SOURCES = tests/check_recording.c hijack-shell/recording.c
+tests_check_recording_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/hijack-shell
+tests_check_recording_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_recording_LDADD = $(CHECK_LIBS)
+
 # pam_hijack.so through the real libpam (needs root: users, cgroups)
 tests_check_pam_SOURCES = tests/check_pam.c tests/tap.h
 tests_check_pam_CPPFLAGS = $(AM_CPPFLAGS) \
@@ -78,6 +86,11 @@ EXTRA_DIST += tests/audit-faults.sh
 # ssh, keystrokes inside the container tied to the container by auid/ses
 TESTS += tests/audit-review.sh
 EXTRA_DIST += tests/audit-review.sh
+
+# session recording: tlog-rec-session (setuid _tlog) runs hijack-shell;
+# tlog-play shows the container's output, tied to VIRT_CONTROL by ses
+TESTS += tests/recording.sh
+EXTRA_DIST += tests/recording.sh
 
 # the real ssh path: private sshd, pam_hijack, hijack-shell, auditd
 check_PROGRAMS += tests/helpers/hj-tiocsti
