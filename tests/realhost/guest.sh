@@ -17,9 +17,10 @@ readme_block() {
 		found && inb { exit }' "$README"
 }
 
-# The first `code` span of the README that starts with PREFIX.
+# The first `code` span of the README that starts with PREFIX (a table
+# cell's "\|" is a "|").
 readme_code() {
-	grep -o "\`$1[^\`]*\`" "$README" | head -n1 | tr -d '`'
+	grep -o "\`$1[^\`]*\`" "$README" | head -n1 | tr -d '`' | sed 's/\\|/|/g'
 }
 
 # -- README steps 1-3, as an admin follows them

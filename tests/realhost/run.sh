@@ -83,13 +83,17 @@ SSHO=(-p "$port" -i "$RH_KEY" -o StrictHostKeyChecking=no
 g() { timeout "${G_TIMEOUT:-300}" ssh "${SSHO[@]}" root@127.0.0.1 "$@"; }
 gs() { g bash /root/guest.sh "$@"; } # a step of guest.sh
 u() { local who=$1; shift; timeout 120 ssh "${SSHO[@]}" "$who@127.0.0.1" "$@"; }
-up=0
-for _ in $(seq 150); do
-	kill -0 "$QEMU" 2>/dev/null || break
-	if g true 2>/dev/null; then up=1; break; fi
-	sleep 2
-done
-if [ $up != 1 ]; then
+# wait_ssh TRIES: until the guest's sshd answers (boot, reload)
+wait_ssh() {
+	local i
+	for i in $(seq "$1"); do
+		kill -0 "$QEMU" 2>/dev/null || return 1
+		g true 2>/dev/null && return 0
+		sleep 2
+	done
+	return 1
+}
+if ! wait_ssh 150; then
 	tail -n 30 "$CONSOLE" | sed 's/^/# console: /'
 	cat "$HJ_TMP/qemu.log" | sed 's/^/# qemu: /'
 	rh_die "the guest did not answer ssh"
@@ -126,6 +130,8 @@ check "README: runtimes.conf is where it says the package puts it ($ex)" \
 out=$(gs step2_sshd 2>&1)
 rc=$?
 is "README step 2: its sshd settings pass sshd -t and reload" "$rc" 0
+# sshd re-executes itself on reload: connections are refused meanwhile
+check "sshd answers again after the reload" wait_ssh 30
 [ $rc = 0 ] || echo "$out" | tail -n 5 | sed 's/^/# /'
 eff=$(gs sshd_effective "'subsystem|x11forwarding|allowtcpforwarding|allowagentforwarding|allowstreamlocalforwarding|permittunnel'" | sort | tr '\n' ';')
 is "README step 2: sshd takes every setting" "$eff" \
