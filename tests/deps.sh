@@ -8,7 +8,8 @@ rsync auditd pamtester hyperfine tlog
 runc crun lxc podman conmon catatonit uidmap
 qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev libssl-dev cpio kmod apparmor
 clang-14 libclang-rt-14-dev llvm-14 valgrind cppcheck
-dpkg-dev debhelper fakeroot lintian libcap2-bin"
+dpkg-dev debhelper fakeroot lintian libcap2-bin
+mmdebstrap e2fsprogs"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -150,6 +150,10 @@ EXTRA_DIST += tests/transfer.sh tests/helpers/sftp-probe.py
 EXTRA_DIST += tests/static.sh tests/STATIC.md tests/valgrind.sh \
 	tests/asan.sh
 
+# run by tests/run: a Debian 12 guest with systemd, cgroup2 and AppArmor
+EXTRA_DIST += tests/realhost/run.sh tests/realhost/guest.sh \
+	tests/realhost/image.sh
+
 # load and soak over loopback: 200 concurrent logins, 1000 sequential
 TESTS += tests/soak.sh
 EXTRA_DIST += tests/soak.sh tests/FAULTS.md

@@ -1,0 +1,216 @@
+#!/bin/bash
+# The guest side of tests/realhost/run.sh: copied into the guest with
+# README.md and the .debs, run as root over ssh as `guest.sh STEP ARGS`.
+# Each runtime is four steps, rt_NAME_start, _pid, _stop, and its rule
+# (RULE_NAME in run.sh); a new runtime is four small functions here and
+# one word in run.sh's RUNTIMES.
+set -u
+cd /root
+README=/root/README.md
+
+# The first indented block (4 spaces) after the first README line that
+# matches PATTERN, de-indented: the README's own commands, run as written.
+readme_block() {
+	awk -v pat="$1" '
+		!found && $0 ~ pat { found = 1; next }
+		found && /^    / { inb = 1; print substr($0, 5); next }
+		found && inb { exit }' "$README"
+}
+
+# The first `code` span of the README that starts with PREFIX (a table
+# cell's "\|" is a "|").
+readme_code() {
+	grep -o "\`$1[^\`]*\`" "$README" | head -n1 | tr -d '`' | sed 's/\\|/|/g'
+}
+
+# -- README steps 1-3, as an admin follows them
+step1_install() {
+	local cmd
+	cmd=$(readme_block '^\*\*1\. Install\*\*')
+	echo "+ $cmd"
+	# apt's questions answered as a person would (no terminal here)
+	echo 'APT::Get::Assume-Yes "true";' >/etc/apt/apt.conf.d/90realhost
+	cd /root/debs && DEBIAN_FRONTEND=noninteractive eval "$cmd"
+}
+
+step2_sshd() {
+	local file pam
+	# the file the README says to write, and its block
+	file=$(grep -o '`/etc/ssh/sshd_config[^`]*`' "$README" | head -n1 | tr -d '`')
+	echo "+ $file"
+	case $file in
+	*.d/*) ;;
+	*) echo "README names $file, not a drop-in"; return 1 ;;
+	esac
+	readme_block "^\`$file\`" >"$file"
+	[ -s "$file" ] || { echo "no block after $file"; return 1; }
+	cat "$file"
+	pam=$(readme_block '^`systemctl reload ssh`\. The PAM lines:|The PAM lines:')
+	# after @include common-account, and at the end of the session lines
+	printf '%s\n' "$pam" | grep '^account' >/tmp/acct
+	printf '%s\n' "$pam" | grep '^session' >/tmp/sess
+	[ -s /tmp/acct ] && [ -s /tmp/sess ] || { echo "no PAM lines"; return 1; }
+	sed -i '/^@include common-account/r /tmp/acct' /etc/pam.d/sshd
+	last=$(grep -n '^session' /etc/pam.d/sshd | tail -n1 | cut -d: -f1)
+	sed -i "${last}r /tmp/sess" /etc/pam.d/sshd
+	sshd -t || return 1
+	systemctl reload ssh
+}
+
+# effective sshd settings, as sshd itself resolves them
+sshd_effective() {
+	sshd -T -C user=root,host=h,addr=127.0.0.1 | grep -Ei "^($1) "
+}
+
+step3_rootfs() {
+	local err
+	readme_block '^for the examples' >/tmp/rootfs.sh
+	[ -s /tmp/rootfs.sh ] || { echo "no rootfs recipe"; return 1; }
+	cat /tmp/rootfs.sh
+	err=$(bash -e /tmp/rootfs.sh 2>&1 >/dev/null)
+	rc=$?
+	[ -z "$err" ] || { echo "stderr: $(echo "$err" | head -n3) ($(echo "$err" | wc -l) lines)"; return 1; }
+	return $rc
+}
+
+# what the README's rootfs lacks for these tests: ssh's file tools and
+# the users, as the container's own /etc/passwd
+copy_bin() { # ROOTFS BINARY
+	local l
+	mkdir -p "$1$(dirname "$2")"
+	cp -L "$2" "$1$2"
+	for l in $(ldd "$2" 2>/dev/null | grep -o '/[^ ]*'); do
+		mkdir -p "$1$(dirname "$l")"
+		cp -L "$l" "$1$l"
+	done
+}
+rootfs_extras() { # USER...
+	local r=/srv/web1/rootfs u
+	copy_bin $r /usr/lib/openssh/sftp-server
+	copy_bin $r /usr/bin/rsync
+	copy_bin $r /usr/bin/scp
+	echo "root:x:0:0:root:/root:/bin/sh" >$r/etc/passwd
+	echo "root:x:0:" >$r/etc/group
+	mkdir -p $r/root $r/run
+	chmod 1777 $r/tmp
+	for u; do
+		useradd -m -s /usr/sbin/hijack-shell "$u"
+		mkdir -p -m 700 "/home/$u/.ssh"
+		cp /root/.ssh/authorized_keys "/home/$u/.ssh/"
+		chown -R "$u:" "/home/$u/.ssh"
+		echo "$u:x:$(id -u "$u"):$(id -g "$u")::/home/$u:/bin/sh" >>$r/etc/passwd
+		mkdir -p "$r/home/$u"
+		chown "$(id -u "$u"):$(id -g "$u")" "$r/home/$u"
+	done
+}
+
+# rule USER WHERE NAME: the README's step 4, for this user
+rule() {
+	sed -i "/^$1[[:space:]]/d" /etc/security/hijack.conf
+	echo "$1  $2  name=$3" >>/etc/security/hijack.conf
+}
+
+# What a session must equal: the init's LSM label, namespaces, its cgroup
+# as seen from its own cgroup namespace, its hostname.
+facts() { # PID
+	local p=$1 n
+	cat "/proc/$p/attr/current"
+	for n in cgroup ipc mnt net pid uts user; do readlink "/proc/$p/ns/$n"; done
+	nsenter -t "$p" -C cat "/proc/$p/cgroup"
+	nsenter -t "$p" -u hostname
+}
+
+# the session of USER that logind knows, and whether it is gone
+session_of() {
+	loginctl list-sessions --no-legend | awk -v u="$1" '$3 == u { print $1 }' | head -n1
+}
+session_scope() { # ID
+	systemctl is-active "session-$1.scope" 2>/dev/null
+}
+session_gone() { # USER ID
+	local i
+	for i in $(seq 30); do
+		if ! loginctl show-session "$2" >/dev/null 2>&1 &&
+			[ "$(session_scope "$2")" != active ]; then
+			echo gone
+			return 0
+		fi
+		sleep 0.5
+	done
+	echo "still there: $(loginctl show-session "$2" -p State -p Scope 2>&1 | tr '\n' ' ')"
+}
+
+# the README's query (--input-logs: stdin is not a terminal here, and
+# ausearch would read it instead of the logs)
+audit_count() { # PID NAME
+	ausearch --input-logs -m VIRT_CONTROL --vm-name "$2" 2>/dev/null |
+		grep -E "vm=\"?$2\"? vm-pid=$1 .*res=success" | grep -c 'op=start'
+}
+
+image_tar() {
+	tar -C /srv/web1/rootfs -c .
+}
+
+# -- docker (docker.io, systemd cgroup driver): a slice of its own
+#    (--cgroup-parent), the scope docker-<id>.scope beneath it
+rt_docker_start() {
+	systemctl start docker || return 1
+	docker image inspect web1 >/dev/null 2>&1 ||
+		image_tar | docker import - web1 >/dev/null || return 1
+	docker run -d --name webdocker --hostname web-docker --network none \
+		--cgroup-parent=webdocker.slice web1 sleep infinity >/dev/null
+}
+rt_docker_pid() { docker inspect -f '{{.State.Pid}}' webdocker; }
+rt_docker_stop() { docker rm -f webdocker >/dev/null; }
+
+# -- podman, rootful (crun, systemd manager): the README's import, then
+#    a slice of its own; the init is in libpod-<id>.scope/container
+rt_podman_start() {
+	podman image exists localhost/web1 ||
+		(cd /srv/web1 && eval "$(readme_code 'tar -C rootfs -c')") || return 1
+	podman run -d --name webpodman --hostname web-podman --network none \
+		--cgroup-parent=webpodman.slice localhost/web1 sleep infinity >/dev/null
+}
+rt_podman_pid() { podman inspect -f '{{.State.Pid}}' webpodman; }
+rt_podman_stop() { podman rm -f -t 0 webpodman >/dev/null; }
+
+# -- systemd-nspawn, registered with machined: machine-<name>.scope,
+#    the init in its payload child
+rt_nspawn_start() {
+	# A payload without systemd gets nspawn's legacy layout, a hidden
+	# name=systemd v1 hierarchy beside cgroup2 that a session does not
+	# join; a systemd payload (>= 232) gets the unified one, as here.
+	systemd-run -q --unit=nspawn-webnspawn \
+		-E SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1 systemd-nspawn -q \
+		-D /srv/web1/rootfs -M webnspawn --hostname=web-nspawn \
+		--private-network /bin/sleep infinity || return 1
+	for _ in $(seq 60); do
+		machinectl show webnspawn -p Leader --value >/dev/null 2>&1 && return 0
+		sleep 0.5
+	done
+	return 1
+}
+rt_nspawn_pid() { machinectl show webnspawn -p Leader --value; }
+rt_nspawn_stop() { machinectl terminate webnspawn; }
+
+# -- runc with linux.cgroupsPath: the README's bundle and command
+rt_runc_start() {
+	local cmd
+	cd /srv/web1 || return 1
+	rm -f config.json
+	runc spec || return 1
+	# the README's settings ("root" is only the path: not read-only)
+	sed -i -e 's|"terminal": true|"terminal": false|' \
+		-e 's|"path": "rootfs",|"path": "/srv/web1/rootfs"|' \
+		-e '/"readonly": true/d' \
+		-e 's|"hostname": "runc"|"hostname": "web-runc"|' \
+		-e '/"args": \[/,/\]/c\			"args": ["sleep", "infinity"],' \
+		-e 's|"linux": {|"linux": {\n\t\t"cgroupsPath": "/ctr/web1",|' config.json
+	cmd=$(readme_code 'runc run -d')
+	echo "+ $cmd"
+	eval "$cmd"
+}
+rt_runc_pid() { runc state web1 | sed -n 's/^ *"pid": \([0-9]*\),/\1/p'; }
+rt_runc_stop() { runc delete -f web1; }
+
+"$@"

@@ -1,0 +1,240 @@
+#!/bin/bash
+# The real host: Debian 12 with systemd as PID 1, only cgroup2, pam_systemd
+# in sshd's stack, auditd, and AppArmor as Debian's kernel enables it, in a
+# QEMU guest (TCG).  The image (tests/realhost/image.sh) is cached in
+# HIJACK_REALHOST_CACHE (default /var/cache/hijack-realhost), keyed by its
+# package list and recipe; the .debs are built from this tree (never
+# installed here) and installed in the guest as the README says.  The
+# guest follows README's steps 1-3 literally (tests/realhost/guest.sh),
+# then for each runtime of RUNTIMES starts a container, writes a rule that
+# survives re-creation, and logs in over ssh from here to the guest's sshd
+# as a mapped user: ssh host cmd and its exit status, an interactive pty,
+# scp, sftp, rsync, pam_systemd's session scope during and after the
+# login, the VIRT_CONTROL record, and the session's AppArmor label,
+# namespaces and cgroup against the container init's.  Boots once, powers
+# off at the end.  Prints TAP; tests/run runs it.
+#
+#   HIJACK_REALHOST_CACHE     cache directory
+#   HIJACK_REALHOST_RUNTIMES  runtimes to test (default: all, in order)
+#   HIJACK_REALHOST_KEEP=1    leave the guest running at the end (debug)
+. "$(dirname "$0")/../lib.sh"
+. "$top_srcdir/tests/deb-build.sh"
+. "$top_srcdir/tests/realhost/image.sh"
+require_root
+require_tools mmdebstrap qemu-system-x86_64 mke2fs ssh scp sftp rsync ss flock \
+	dpkg-buildpackage
+
+RUNTIMES=${HIJACK_REALHOST_RUNTIMES:-docker podman nspawn runc}
+# the rule of each runtime: a WHERE that outlives the container (the one
+# init beneath it is found at login), and the container's hostname
+declare -A WHERE=(
+	[docker]=/webdocker.slice
+	[podman]=/webpodman.slice
+	[nspawn]=/machine.slice/machine-webnspawn.scope
+	[runc]=/ctr/web1)
+declare -A HOSTNAME_=([docker]=web-docker [podman]=web-podman
+	[nspawn]=web-nspawn [runc]=web-runc)
+# the form of the rule, for the table; RECREATE: removed and started
+# again under the same name, the same rule must land again
+declare -A FORM=(
+	[docker]="--cgroup-parent=webdocker.slice (docker-<id>.scope below)"
+	[podman]="--cgroup-parent=webpodman.slice (libpod-<id>.scope/container below)"
+	[nspawn]="machine.slice/machine-<name>.scope (init in payload/)"
+	[runc]="linux.cgroupsPath /ctr/web1")
+declare -A RECREATE=([docker]=1 [podman]=1)
+declare -A LANDED
+
+RH_CACHE=${HIJACK_REALHOST_CACHE:-/var/cache/hijack-realhost}
+rh_log() { diag "realhost: $*"; }
+rh_die() { bail_out "realhost: $*"; }
+mkdir -p "$RH_CACHE"
+exec 8>"$RH_CACHE/.lock"
+flock 8
+t0=$(date +%s)
+rh_paths
+rh_image
+t_image=$(($(date +%s) - t0))
+
+# -- the packages of this tree
+deb_build "$HJ_TMP/deb" || {
+	sed 's/^/# /' "$HJ_TMP/deb/build.log" | tail -30
+	rh_die "dpkg-buildpackage failed"
+}
+debs=$(ls "$HJ_TMP"/deb/*.deb | grep -v -- -dbgsym_)
+t_debs=$(($(date +%s) - t0 - t_image))
+
+# -- boot
+for port in $(shuf -i 20000-40000 -n 50); do
+	ss -ltnH "sport = :$port" | grep -q . || break
+done
+CONSOLE=$HJ_TMP/console.log
+qemu-system-x86_64 -accel tcg -m 4G -smp 2 -display none -monitor none \
+	-serial "file:$CONSOLE" -no-reboot \
+	-kernel "$RH_KERNEL" -initrd "$RH_INITRD" \
+	-append "root=/dev/vda rw console=ttyS0 quiet systemd.unified_cgroup_hierarchy=1" \
+	-drive "file=$RH_IMG,if=virtio,format=raw,snapshot=on" \
+	-nic "user,model=virtio-net-pci,hostfwd=tcp:127.0.0.1:$port-:22" \
+	</dev/null >"$HJ_TMP/qemu.log" 2>&1 &
+QEMU=$!
+HJ_PIDS+=("$QEMU")
+SSHO=(-p "$port" -i "$RH_KEY" -o StrictHostKeyChecking=no
+	-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o BatchMode=yes
+	-o ConnectTimeout=20 -o ServerAliveInterval=10)
+g() { timeout "${G_TIMEOUT:-300}" ssh "${SSHO[@]}" root@127.0.0.1 "$@"; }
+gs() { g bash /root/guest.sh "$@"; } # a step of guest.sh
+u() { local who=$1; shift; timeout 120 ssh "${SSHO[@]}" "$who@127.0.0.1" "$@"; }
+# wait_ssh TRIES: until the guest's sshd answers (boot, reload)
+wait_ssh() {
+	local i
+	for i in $(seq "$1"); do
+		kill -0 "$QEMU" 2>/dev/null || return 1
+		g true 2>/dev/null && return 0
+		sleep 2
+	done
+	return 1
+}
+if ! wait_ssh 150; then
+	tail -n 30 "$CONSOLE" | sed 's/^/# console: /'
+	cat "$HJ_TMP/qemu.log" | sed 's/^/# qemu: /'
+	rh_die "the guest did not answer ssh"
+fi
+t_boot=$(($(date +%s) - t0 - t_image - t_debs))
+if [ "${HIJACK_REALHOST_KEEP:-0}" != 1 ]; then
+	# powered off from inside; killed if it does not stop
+	HJ_CLEANUP=("g systemctl poweroff >/dev/null 2>&1; for _ in \$(seq 60); do kill -0 $QEMU 2>/dev/null || break; sleep 1; done" "${HJ_CLEANUP[@]}")
+else
+	HJ_PIDS=()
+	diag "guest kept: ssh ${SSHO[*]} root@127.0.0.1 (qemu pid $QEMU)"
+fi
+like "guest: systemd is PID 1, only cgroup2 is mounted" \
+	"$(g 'cat /proc/1/comm; findmnt -rn -t cgroup,cgroup2 -o FSTYPE | sort -u | tr "\n" " "')" \
+	'^systemd
+cgroup2 $'
+like "guest: AppArmor is enabled" "$(g cat /sys/module/apparmor/parameters/enabled)" '^Y$'
+
+g mkdir -p /root/debs
+# shellcheck disable=SC2086
+scp -q "${SSHO[@]/#-p/-P}" $debs root@127.0.0.1:/root/debs/ &&
+	scp -q "${SSHO[@]/#-p/-P}" "$top_srcdir/README.md" "$top_srcdir/tests/realhost/guest.sh" \
+		root@127.0.0.1:/root/ || rh_die "cannot copy into the guest"
+
+# -- README steps 1-3, literally
+out=$(gs step1_install 2>&1)
+rc=$?
+is "README step 1: apt install of this tree's .debs" "$rc" 0
+[ $rc = 0 ] || echo "$out" | tail -n 5 | sed 's/^/# /'
+like "hijack-shell has its file capabilities" "$(g getcap /usr/sbin/hijack-shell)" 'cap_sys_admin'
+ex=$(grep -o '`/usr/share/doc/[^`]*/examples/`' "$top_srcdir/README.md" | head -n1 | tr -d '`')
+check "README: runtimes.conf is where it says the package puts it ($ex)" \
+	g test -f "${ex}runtimes.conf"
+out=$(gs step2_sshd 2>&1)
+rc=$?
+is "README step 2: its sshd settings pass sshd -t and reload" "$rc" 0
+# sshd re-executes itself on reload: connections are refused meanwhile
+check "sshd answers again after the reload" wait_ssh 30
+[ $rc = 0 ] || echo "$out" | tail -n 5 | sed 's/^/# /'
+eff=$(gs sshd_effective "'subsystem|x11forwarding|allowtcpforwarding|allowagentforwarding|allowstreamlocalforwarding|permittunnel'" | sort | tr '\n' ';')
+is "README step 2: sshd takes every setting" "$eff" \
+	"allowagentforwarding no;allowstreamlocalforwarding no;allowtcpforwarding no;permittunnel no;subsystem sftp /usr/lib/openssh/sftp-server;x11forwarding no;"
+like "README step 2: pam_hijack after pam_systemd in /etc/pam.d/sshd" \
+	"$(g "grep -nE '^(account|session)[[:space:]]+required[[:space:]]+pam_hijack|^@include common-(account|session)' /etc/pam.d/sshd | cut -d: -f2- | tr -s ' \t' ' ' | tr '\n' ';'")" \
+	'^@include common-account;account required pam_hijack.so admin_group=sudo;@include common-session;session required pam_hijack.so;$'
+out=$(gs step3_rootfs 2>&1)
+rc=$?
+is "README step 3: the rootfs recipe runs without an error" "$rc" 0
+[ $rc = 0 ] || echo "$out" | tail -n 3 | sed 's/^/# /'
+check "README step 3: busybox installed its applets in usr/bin and sbin" \
+	g test -L /srv/web1/rootfs/usr/bin/env -a -L /srv/web1/rootfs/sbin/ifconfig
+
+users=""
+for rt in $RUNTIMES; do users="$users rh$rt"; done
+# shellcheck disable=SC2086
+gs rootfs_extras $users >/dev/null 2>&1 || rh_die "cannot set up the users"
+echo "payload-$$" >"$HJ_TMP/payload"
+
+# The session's view of itself, in the container's busybox sh
+SELF='cat /proc/$$/attr/current; for n in cgroup ipc mnt net pid uts user; do readlink /proc/$$/ns/$n; done; cat /proc/$$/cgroup; hostname'
+
+# login_cases RT USER PID: everything a login must show, for one container
+login_cases() {
+	local rt=$1 who=$2 pid=$3 want got sid n rc f
+	want=$(gs facts "$pid")
+	got=$(u "$who" "$SELF" 2>&1)
+	is "$rt: ssh $who cmd lands in the container's hostname" \
+		"$(echo "$got" | tail -n1)" "${HOSTNAME_[$rt]}"
+	is "$rt: AppArmor label of the session = the init's" \
+		"$(echo "$got" | sed -n 1p)" "$(echo "$want" | sed -n 1p)"
+	is "$rt: namespaces of the session = the init's" \
+		"$(echo "$got" | sed -n 2,8p | tr '\n' ' ')" "$(echo "$want" | sed -n 2,8p | tr '\n' ' ')"
+	is "$rt: /proc/self/cgroup of the session = the init's (in its cgroup ns)" \
+		"$(echo "$got" | sed -n '9,$p' | sed '$d')" "$(echo "$want" | sed -n '9,$p' | sed '$d')"
+	[ "$got" = "$want" ] && LANDED[$rt]=yes
+	u "$who" 'exit 42'
+	is "$rt: ssh cmd's exit status comes back" "$?" 42
+	got=$(printf 'hostname\nexit 7\n' | timeout 60 ssh -tt "${SSHO[@]}" "$who@127.0.0.1" 2>&1)
+	rc=$?
+	is "$rt: interactive pty (ssh -tt): the shell's exit status" "$rc" 7
+	like "$rt: interactive pty: the shell runs in the container" "$got" "^${HOSTNAME_[$rt]}"$'\r'"?$"
+	f=/proc/$pid/root/home/$who
+	scp -q "${SSHO[@]/#-p/-P}" "$HJ_TMP/payload" "$who@127.0.0.1:via-scp" 2>/dev/null
+	is "$rt: scp lands in the container" "$(g cat "$f/via-scp" 2>&1)" "payload-$$"
+	printf 'put %s via-sftp\n' "$HJ_TMP/payload" |
+		sftp -q -b - "${SSHO[@]/#-p/-P}" "$who@127.0.0.1" >/dev/null 2>&1
+	is "$rt: sftp lands in the container" "$(g cat "$f/via-sftp" 2>&1)" "payload-$$"
+	rsync -q -e "ssh ${SSHO[*]}" "$HJ_TMP/payload" "$who@127.0.0.1:via-rsync" 2>/dev/null
+	is "$rt: rsync lands in the container" "$(g cat "$f/via-rsync" 2>&1)" "payload-$$"
+	# pam_systemd: the session's scope while logged in, none after
+	u "$who" 'sleep 8' >/dev/null 2>&1 &
+	n=$!
+	sid=
+	for _ in $(seq 30); do
+		sid=$(gs session_of "$who")
+		[ -n "$sid" ] && break
+		sleep 0.5
+	done
+	is "$rt: pam_systemd's session scope is active during the login" \
+		"$( [ -n "$sid" ] && gs session_scope "$sid")" active
+	wait "$n"
+	is "$rt: ... and gone after logout" "$( [ -n "$sid" ] && gs session_gone "$who" "$sid")" gone
+	n=$(gs audit_count "$pid" "${HOSTNAME_[$rt]}")
+	like "$rt: VIRT_CONTROL op=start records name the container and its init ($n)" "$n" '^[1-9][0-9]*$'
+}
+
+t1=$(date +%s)
+for rt in $RUNTIMES; do
+	who=rh$rt
+	LANDED[$rt]=no
+	# a start that keeps ssh's descriptors (the README's runc line once
+	# did) hangs the login: 120 s, then a failure
+	out=$(G_TIMEOUT=120 gs "rt_${rt}_start" 2>&1)
+	rc=$?
+	pid=$(gs "rt_${rt}_pid" 2>/dev/null)
+	if [ $rc != 0 ] || [ -z "$pid" ]; then
+		not_ok "$rt: the container starts: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
+		continue
+	fi
+	ok "$rt: the container starts (init pid $pid, cgroup $(g cat /proc/"$pid"/cgroup | sed -n 's/^0:://p'))"
+	gs rule "$who" "${WHERE[$rt]}" "${HOSTNAME_[$rt]}"
+	like "$rt: hijack-shell --check $who" "$(g hijack-shell --check "$who" 2>&1 | tail -n1)" '^RESULT: ok'
+	login_cases "$rt" "$who" "$pid"
+	if [ "${RECREATE[$rt]:-}" = 1 ]; then
+		gs "rt_${rt}_stop" >/dev/null 2>&1
+		out=$(gs "rt_${rt}_start" 2>&1)
+		pid2=$(gs "rt_${rt}_pid" 2>/dev/null)
+		isnt "$rt: run again under the same name: a new init" "${pid2:-none}" "$pid"
+		want=$(gs facts "${pid2:-0}")
+		got=$(u "$who" "$SELF" 2>&1)
+		is "$rt: the same rule lands in the new container" "$got" "$want"
+		[ "$got" = "$want" ] || LANDED[$rt]=no
+		[ "${LANDED[$rt]}" = yes ] && LANDED[$rt]="yes, twice"
+	fi
+	gs "rt_${rt}_stop" >/dev/null 2>&1
+done
+t_cases=$(($(date +%s) - t1))
+
+diag "runtime | rule (WHERE) | form | landed"
+for rt in $RUNTIMES; do
+	diag "$rt | ${WHERE[$rt]} | ${FORM[$rt]} | ${LANDED[$rt]:-not run}"
+done
+diag "time: image ${t_image}s, debs ${t_debs}s, boot ${t_boot}s, README+setup $((t1 - t0 - t_image - t_debs - t_boot))s, cases ${t_cases}s"
+done_testing
