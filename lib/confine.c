@@ -49,6 +49,7 @@ void hj_confinement_init(struct hj_confinement *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->procfd = -1;
+	c->self_capbnd = ~0ULL;
 }
 
 static void free_filters(struct hj_confinement *c)
@@ -314,6 +315,7 @@ int hj_confinement_self(struct hj_confinement *c)
 		return r;
 	}
 	c->capbnd = self.cap[HJ_CAP_BND];
+	c->self_capbnd = self.cap[HJ_CAP_BND];
 	c->no_new_privs = self.no_new_privs;
 	c->seccomp_mode = self.seccomp;
 	c->self_filters = self.seccomp_filters > 0 ? self.seccomp_filters : 0;
@@ -356,6 +358,7 @@ int hj_confinement_read_flags(struct hj_target *t, struct hj_confinement *c,
 	if (r)
 		goto fail;
 	c->capbnd = init.cap[HJ_CAP_BND];
+	c->self_capbnd = self.cap[HJ_CAP_BND];
 	c->no_new_privs = init.no_new_privs;
 	c->seccomp_mode = init.seccomp;
 	c->self_filters = self.seccomp_filters > 0 ? self.seccomp_filters : 0;
@@ -395,10 +398,12 @@ int hj_confinement_read_flags(struct hj_target *t, struct hj_confinement *c,
 		}
 		if (r)
 			goto fail;
+		/* the copy read the init by pid again, and stopped it */
+		r = hj_target_recheck(t);
+		if (r)
+			goto fail;
 	}
-	r = hj_target_recheck(t);
-	if (r)
-		goto fail;
+	/* without filters, nothing was read since the recheck above */
 	return 0;
 fail : {
 	int mode = c->seccomp_mode;
@@ -472,16 +477,27 @@ int hj_confine_early(const struct hj_confinement *c)
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) &&
 	    errno != EINVAL)
 		return -errno;
-	/* PR_CAPBSET_READ answers EINVAL past the kernel's last cap */
+	/*
+	 * Drop what the init lacks, of what we had when the confinement was
+	 * read: a bounding set only shrinks, and a child inherits it, so
+	 * ours now is within that (all 64 bits when it was not read).  One
+	 * call per dropped capability instead of a PR_CAPBSET_READ of each;
+	 * hj_confine_verify() reads the result back (and refuses a thread
+	 * whose set was wider than the reading thread's).
+	 */
 	for (cap = 0; cap < 64; cap++) {
-		r = prctl(PR_CAPBSET_READ, cap, 0, 0, 0);
-		if (r < 0 && errno == EINVAL)
+		if (!(c->self_capbnd & ~c->capbnd & (1ULL << cap)))
+			continue;
+		if (!prctl(PR_CAPBSET_DROP, cap, 0, 0, 0))
+			continue;
+		r = -errno;
+		/* EINVAL past the kernel's last capability: none are left */
+		if (r == -EINVAL)
 			break;
-		if (r < 0)
-			return -errno;
-		if (r == 1 && !(c->capbnd & (1ULL << cap)) &&
-		    prctl(PR_CAPBSET_DROP, cap, 0, 0, 0))
-			return -errno;
+		/* without CAP_SETPCAP, one that is gone already is no error */
+		if (r == -EPERM && prctl(PR_CAPBSET_READ, cap, 0, 0, 0) == 0)
+			continue;
+		return r;
 	}
 	if (c->label[0]) {
 		r = set_exec_label(c);

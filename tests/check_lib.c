@@ -7,17 +7,20 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1372,6 +1375,68 @@ START_TEST(confinement_of_unconfined)
 }
 END_TEST
 
+/*
+ * The bounding set is cut from the one read with the confinement, not
+ * probed capability by capability: in a child where PR_CAPBSET_READ
+ * fails (a filter answers EIO), the init's set is still applied exactly.
+ */
+static int confine_without_capbset_read(const struct hj_confinement *c)
+{
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_prctl, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_CAPBSET_READ, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EIO),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(insns) / sizeof(insns[0]), insns };
+	struct hj_creds want = { .uid = 0, .gid = 0 };
+	struct hj_proc_sec sec;
+	char buf[4096];
+	size_t len;
+
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+		return 1;
+	if (prctl(PR_CAPBSET_READ, 0, 0, 0, 0) != -1 || errno != EIO)
+		return 2;
+	if (hj_confine_early(c))
+		return 3;
+	if (hj_confine_caps(c) || hj_confine_verify(c, &want))
+		return 4;
+	if (hj_proc_read(getpid(), "status", buf, sizeof(buf), &len) ||
+	    hj_parse_status_sec(buf, len, &sec))
+		return 5;
+	return sec.cap[HJ_CAP_BND] == c->capbnd ? 0 : 6;
+}
+
+START_TEST(confinement_caps_cut_without_probing)
+{
+	static const char *const args[] = { NULL };
+	struct hj_confinement c;
+	struct hj_target t;
+	int status;
+	pid_t pid = start_confined(args, 0), child;
+
+	ck_assert_int_eq(hj_target_from_pid(pid, &t), 0);
+	ck_assert_int_eq(hj_confinement_read(&t, &c), 0);
+	ck_assert_uint_eq(c.capbnd, DOCKER_CAPBND);
+	ck_assert_uint_ne(c.self_capbnd, c.capbnd);
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0)
+		_exit(confine_without_capbset_read(&c));
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert_msg(WIFEXITED(status), "child status %d", status);
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	hj_confinement_free(&c);
+	hj_target_release(&t);
+	stop_confined(pid);
+}
+END_TEST
+
 START_TEST(exit_codes)
 {
 	ck_assert_int_eq(hj_exit_code(7 << 8), 7);
@@ -1421,7 +1486,8 @@ static Suite *lib_suite(bool root)
 		   spawn_rejects_flags_before_anything,
 		   confinement_read_and_applied, confinement_filter_without_nnp,
 		   confinement_strict_refused, confinement_traced_is_busy,
-		   confinement_of_unconfined, spec_falls_back_to_v1,
+		   confinement_of_unconfined,
+		   confinement_caps_cut_without_probing, spec_falls_back_to_v1,
 		   spec_tree_v2, spec_tree_v1, spec_tree_bounded,
 		   state_pids_max_and_frozen);
 	return s;
