@@ -870,6 +870,9 @@ START_TEST(state_pids_max_and_frozen)
 	ck_assert_int_eq(hj_container_state(name, &t), 0);
 	ck_assert_int_eq(t.pid, init);
 	ck_assert_int_ge(t.pidfd, 0);
+	/* the check's reads are kept for hj_spawn(), which asks the rest */
+	ck_assert(t.checked);
+	ck_assert_ptr_nonnull(t.cg);
 
 	if (pids >= 0) {
 		char f[PATH_MAX + 96];
@@ -899,6 +902,8 @@ START_TEST(state_pids_max_and_frozen)
 		/* the init refused is still named, for the log; not pinned */
 		ck_assert_int_eq(t.pid, init);
 		ck_assert_int_eq(t.pidfd, -1);
+		ck_assert(!t.checked);
+		ck_assert_ptr_null(t.cg);
 		ck_assert(strstr(hj_strerror(-EDEADLK), "frozen"));
 		cg_write(dirs[freeze], "cgroup.freeze", "0");
 		ck_assert_int_eq(hj_container_state(name, &t), 0);
