@@ -49,7 +49,6 @@ void hj_confinement_init(struct hj_confinement *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->procfd = -1;
-	c->self_capbnd = ~0ULL;
 }
 
 static void free_filters(struct hj_confinement *c)
@@ -315,7 +314,6 @@ int hj_confinement_self(struct hj_confinement *c)
 		return r;
 	}
 	c->capbnd = self.cap[HJ_CAP_BND];
-	c->self_capbnd = self.cap[HJ_CAP_BND];
 	c->no_new_privs = self.no_new_privs;
 	c->seccomp_mode = self.seccomp;
 	c->self_filters = self.seccomp_filters > 0 ? self.seccomp_filters : 0;
@@ -358,7 +356,6 @@ int hj_confinement_read_flags(struct hj_target *t, struct hj_confinement *c,
 	if (r)
 		goto fail;
 	c->capbnd = init.cap[HJ_CAP_BND];
-	c->self_capbnd = self.cap[HJ_CAP_BND];
 	c->no_new_privs = init.no_new_privs;
 	c->seccomp_mode = init.seccomp;
 	c->self_filters = self.seccomp_filters > 0 ? self.seccomp_filters : 0;
@@ -470,6 +467,9 @@ static int set_exec_label(const struct hj_confinement *c)
  */
 int hj_confine_early(const struct hj_confinement *c)
 {
+	struct hj_proc_sec self;
+	unsigned long long drop;
+	char buf[16384];
 	int cap, r;
 
 	if (c->procfd < 0)
@@ -478,27 +478,19 @@ int hj_confine_early(const struct hj_confinement *c)
 	    errno != EINVAL)
 		return -errno;
 	/*
-	 * Drop what the init lacks, of what we had when the confinement was
-	 * read: a bounding set only shrinks, and a child inherits it, so
-	 * ours now is within that (all 64 bits when it was not read).  One
-	 * call per dropped capability instead of a PR_CAPBSET_READ of each;
-	 * hj_confine_verify() reads the result back (and refuses a thread
-	 * whose set was wider than the reading thread's).
+	 * Our bounding set from one read of our status, not a
+	 * PR_CAPBSET_READ of every capability; then one call per capability
+	 * the init lacks.  Read here, not when the confinement was: entering
+	 * a user namespace resets the bounding set to the full one.
 	 */
-	for (cap = 0; cap < 64; cap++) {
-		if (!(c->self_capbnd & ~c->capbnd & (1ULL << cap)))
-			continue;
-		if (!prctl(PR_CAPBSET_DROP, cap, 0, 0, 0))
-			continue;
-		r = -errno;
-		/* EINVAL past the kernel's last capability: none are left */
-		if (r == -EINVAL)
-			break;
-		/* without CAP_SETPCAP, one that is gone already is no error */
-		if (r == -EPERM && prctl(PR_CAPBSET_READ, cap, 0, 0, 0) == 0)
-			continue;
+	r = read_sec(c->procfd, "thread-self/status", &self, buf, sizeof(buf));
+	if (r)
 		return r;
-	}
+	drop = self.cap[HJ_CAP_BND] & ~c->capbnd;
+	for (cap = 0; cap < 64; cap++)
+		if ((drop & (1ULL << cap)) &&
+		    prctl(PR_CAPBSET_DROP, cap, 0, 0, 0))
+			return -errno;
 	if (c->label[0]) {
 		r = set_exec_label(c);
 		if (r)

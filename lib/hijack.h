@@ -222,7 +222,6 @@ struct hj_confinement {
 	unsigned int nfilters;		/* filters[0] is the newest */
 	struct hj_seccomp_filter *filters;
 	unsigned int self_filters;	/* the caller's own, when read */
-	unsigned long long self_capbnd;	/* ours when read, else all bits */
 	char lsm[16];			/* "apparmor", "selinux", "" none */
 	char label[HJ_LSM_LABEL_MAX];	/* the init's label, "" none */
 	int procfd;			/* the host's /proc, checked procfs */
