@@ -395,10 +395,12 @@ int hj_confinement_read_flags(struct hj_target *t, struct hj_confinement *c,
 		}
 		if (r)
 			goto fail;
+		/* the copy read the init by pid again, and stopped it */
+		r = hj_target_recheck(t);
+		if (r)
+			goto fail;
 	}
-	r = hj_target_recheck(t);
-	if (r)
-		goto fail;
+	/* without filters, nothing was read since the recheck above */
 	return 0;
 fail : {
 	int mode = c->seccomp_mode;
@@ -465,6 +467,9 @@ static int set_exec_label(const struct hj_confinement *c)
  */
 int hj_confine_early(const struct hj_confinement *c)
 {
+	struct hj_proc_sec self;
+	unsigned long long drop;
+	char buf[16384];
 	int cap, r;
 
 	if (c->procfd < 0)
@@ -472,17 +477,20 @@ int hj_confine_early(const struct hj_confinement *c)
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) &&
 	    errno != EINVAL)
 		return -errno;
-	/* PR_CAPBSET_READ answers EINVAL past the kernel's last cap */
-	for (cap = 0; cap < 64; cap++) {
-		r = prctl(PR_CAPBSET_READ, cap, 0, 0, 0);
-		if (r < 0 && errno == EINVAL)
-			break;
-		if (r < 0)
-			return -errno;
-		if (r == 1 && !(c->capbnd & (1ULL << cap)) &&
+	/*
+	 * Our bounding set from one read of our status, not a
+	 * PR_CAPBSET_READ of every capability; then one call per capability
+	 * the init lacks.  Read here, not when the confinement was: entering
+	 * a user namespace resets the bounding set to the full one.
+	 */
+	r = read_sec(c->procfd, "thread-self/status", &self, buf, sizeof(buf));
+	if (r)
+		return r;
+	drop = self.cap[HJ_CAP_BND] & ~c->capbnd;
+	for (cap = 0; cap < 64; cap++)
+		if ((drop & (1ULL << cap)) &&
 		    prctl(PR_CAPBSET_DROP, cap, 0, 0, 0))
 			return -errno;
-	}
 	if (c->label[0]) {
 		r = set_exec_label(c);
 		if (r)

@@ -123,6 +123,8 @@ struct hj_target {
 	unsigned int ns_differ;	/* HJ_NS_* that differ from the caller's */
 	bool traced;
 	char cgroup[HJ_CGROUP_PATH_MAX]; /* the cgroup it was found in, or "" */
+	bool checked;		/* hj_target_check_access() passed */
+	struct hj_task_cgroups *cg; /* what it read, for hj_spawn(); owned */
 };
 
 /* Backends behind hj_spawn(). */

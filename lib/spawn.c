@@ -501,10 +501,20 @@ pid_t hj_spawn(struct hj_target *t, const struct hj_spawn_opts *opts,
 	r = hj_check_clone_flags(o.clone_flags);
 	if (r)
 		return r;
-	/* the target's cgroups and ours are read once, here */
-	r = hj_target_access(t, &cg);
-	if (r)
-		return r;
+	/*
+	 * The target's cgroups and ours are read once, here, or were kept by
+	 * hj_target_check_access() (the login path asks it first): then only
+	 * what can change in between is asked again.
+	 */
+	if (t->checked) {
+		r = hj_target_access_again(t);
+		if (r)
+			return r;
+	} else {
+		r = hj_target_access(t, &cg);
+		if (r)
+			return r;
+	}
 	if (o.flags & HJ_SPAWN_AS_OWNER) {
 		/* sys_hijack would enter with the caller's privilege */
 		if (o.backend == HJ_BACKEND_NATIVE) {
@@ -526,7 +536,7 @@ pid_t hj_spawn(struct hj_target *t, const struct hj_spawn_opts *opts,
 		if (pid != -ENOSYS || o.backend == HJ_BACKEND_NATIVE)
 			goto out;
 	}
-	pid = spawn_stock(t, &o, cg, info);
+	pid = spawn_stock(t, &o, cg ? cg : t->cg, info);
 out:
 	free(cg);
 	return pid;

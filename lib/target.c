@@ -51,6 +51,9 @@ void hj_target_release(struct hj_target *t)
 	if (t->pidfd >= 0)
 		close(t->pidfd);
 	t->pidfd = -1;
+	free(t->cg);
+	t->cg = NULL;
+	t->checked = false;
 }
 
 const char *hj_pick_name(enum hj_pick pick)
@@ -575,30 +578,33 @@ static int attach_allowed_by_proc_mem(pid_t pid)
  * pid: the caller must end with hj_target_recheck(), which proves they
  * were all of the pinned task (and refuses a traced one).
  */
-int hj_target_access(struct hj_target *t, struct hj_task_cgroups **cg)
+static int attach_allowed(const struct hj_target *t)
 {
-	struct hj_task_cgroups *tc = NULL;
 	char byte;
 	struct iovec local = { &byte, 1 }, remote = { NULL, 1 };
-	int r;
 
-	if (cg)
-		*cg = NULL;
 	if (t->pidfd < 0)
 		return -ESRCH;
 	if (process_vm_readv(t->pid, &local, 1, &remote, 1, 0) >= 0 ||
 	    errno != EFAULT) {
-		if (errno == ENOSYS) {
-			/* no CROSS_MEMORY_ATTACH: /proc/PID/mem checks the same */
-			r = attach_allowed_by_proc_mem(t->pid);
-			if (r)
-				return r;
-		} else if (errno == ESRCH) {
-			return -ESRCH;
-		} else {
-			return -EPERM;
-		}
+		/* no CROSS_MEMORY_ATTACH: /proc/PID/mem checks the same */
+		if (errno == ENOSYS)
+			return attach_allowed_by_proc_mem(t->pid);
+		return errno == ESRCH ? -ESRCH : -EPERM;
 	}
+	return 0;
+}
+
+int hj_target_access(struct hj_target *t, struct hj_task_cgroups **cg)
+{
+	struct hj_task_cgroups *tc = NULL;
+	int r;
+
+	if (cg)
+		*cg = NULL;
+	r = attach_allowed(t);
+	if (r)
+		return r;
 	r = hj_ns_differ(t->pid, &t->ns_differ);
 	if (r)
 		return r;
@@ -618,11 +624,45 @@ int hj_target_access(struct hj_target *t, struct hj_task_cgroups **cg)
 	return 0;
 }
 
+/*
+ * The check, its namespaces and cgroups (ours too) kept in @t: hj_spawn()
+ * moments later asks only what may have changed for the entry to go
+ * wrong (hj_target_access_again()), instead of reading them all again.
+ */
 int hj_target_check_access(struct hj_target *t)
 {
-	int r = hj_target_access(t, NULL);
+	struct hj_task_cgroups *cg = NULL;
+	int r = hj_target_access(t, &cg);
 
-	return r ? r : hj_target_recheck(t);
+	if (!r)
+		r = hj_target_recheck(t);
+	free(t->cg);
+	t->cg = r ? NULL : cg;
+	t->checked = !r;
+	if (r)
+		free(cg);
+	return r;
+}
+
+/*
+ * For hj_spawn() after hj_target_check_access() passed on the same pinned
+ * target: our ptrace rights over it and its freezer, read again (the
+ * kernel's answer to the first can change with either side's
+ * credentials, the second with the container's state); its namespaces
+ * and cgroups as that check read them a moment ago (the same race with
+ * the task changing its own is there between any read and the setns()).
+ * The caller rechecks the target last, as after hj_target_access().
+ */
+int hj_target_access_again(const struct hj_target *t)
+{
+	int r;
+
+	if (!t->checked)
+		return -EINVAL;
+	r = attach_allowed(t);
+	if (!r && t->cg && hj_cgroup_frozen(t->cg))
+		r = -EDEADLK;
+	return r;
 }
 
 /*

@@ -7,17 +7,21 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <linux/capability.h>
+#include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -899,6 +903,9 @@ START_TEST(state_pids_max_and_frozen)
 	ck_assert_int_eq(hj_container_state(name, &t), 0);
 	ck_assert_int_eq(t.pid, init);
 	ck_assert_int_ge(t.pidfd, 0);
+	/* the check's reads are kept for hj_spawn(), which asks the rest */
+	ck_assert(t.checked);
+	ck_assert_ptr_nonnull(t.cg);
 
 	if (pids >= 0) {
 		char f[PATH_MAX + 96];
@@ -928,6 +935,8 @@ START_TEST(state_pids_max_and_frozen)
 		/* the init refused is still named, for the log; not pinned */
 		ck_assert_int_eq(t.pid, init);
 		ck_assert_int_eq(t.pidfd, -1);
+		ck_assert(!t.checked);
+		ck_assert_ptr_null(t.cg);
 		ck_assert(strstr(hj_strerror(-EDEADLK), "frozen"));
 		cg_write(dirs[freeze], "cgroup.freeze", "0");
 		ck_assert_int_eq(hj_container_state(name, &t), 0);
@@ -1404,6 +1413,77 @@ START_TEST(confinement_of_unconfined)
 }
 END_TEST
 
+/*
+ * The bounding set is cut after one read of our status, not probed
+ * capability by capability: in a child where PR_CAPBSET_READ fails (a
+ * filter answers EIO), the init's set is still applied exactly.  With
+ * @userns, the child enters a new user namespace after the confinement
+ * was read, which gives it the full bounding set again: what it had
+ * dropped before (CAP_SYS_TIME, which the init lacks too) must go again.
+ */
+static int confine_without_capbset_read(pid_t init, bool userns)
+{
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_prctl, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_CAPBSET_READ, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EIO),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(insns) / sizeof(insns[0]), insns };
+	struct hj_creds want = { .uid = 0, .gid = 0 };
+	struct hj_confinement c;
+	struct hj_target t;
+	struct hj_proc_sec sec;
+	char buf[4096];
+	size_t len;
+
+	if (prctl(PR_CAPBSET_DROP, CAP_SYS_TIME, 0, 0, 0))
+		return 10;
+	if (hj_target_from_pid(init, &t) || hj_confinement_read(&t, &c))
+		return 11;
+	if (c.capbnd != DOCKER_CAPBND || (c.capbnd & (1ULL << CAP_SYS_TIME)))
+		return 12;
+	if (userns && unshare(CLONE_NEWUSER))
+		return 13;
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+		return 1;
+	if (prctl(PR_CAPBSET_READ, 0, 0, 0, 0) != -1 || errno != EIO)
+		return 2;
+	if (hj_confine_early(&c))
+		return 3;
+	/* unmapped in a new user namespace, our ids read as the overflow id */
+	if (!userns && (hj_confine_caps(&c) || hj_confine_verify(&c, &want)))
+		return 4;
+	if (hj_proc_read(getpid(), "status", buf, sizeof(buf), &len) ||
+	    hj_parse_status_sec(buf, len, &sec))
+		return 5;
+	return sec.cap[HJ_CAP_BND] == DOCKER_CAPBND ? 0 : 6;
+}
+
+START_TEST(confinement_caps_cut_without_probing)
+{
+	static const char *const args[] = { NULL };
+	pid_t pid = start_confined(args, 0), child;
+	int status, userns;
+
+	for (userns = 0; userns <= 1; userns++) {
+		child = fork();
+		ck_assert_int_ge(child, 0);
+		if (child == 0)
+			_exit(confine_without_capbset_read(pid, userns));
+		ck_assert_int_eq(waitpid(child, &status, 0), child);
+		ck_assert_msg(WIFEXITED(status), "child status %d", status);
+		ck_assert_msg(WEXITSTATUS(status) == 0, "userns %d: step %d",
+			      userns, WEXITSTATUS(status));
+	}
+	stop_confined(pid);
+}
+END_TEST
+
 START_TEST(exit_codes)
 {
 	ck_assert_int_eq(hj_exit_code(7 << 8), 7);
@@ -1454,7 +1534,8 @@ static Suite *lib_suite(bool root)
 		   spawn_rejects_flags_before_anything,
 		   confinement_read_and_applied, confinement_filter_without_nnp,
 		   confinement_strict_refused, confinement_traced_is_busy,
-		   confinement_of_unconfined, spec_falls_back_to_v1,
+		   confinement_of_unconfined,
+		   confinement_caps_cut_without_probing, spec_falls_back_to_v1,
 		   spec_tree_v2, spec_tree_v1, spec_tree_bounded,
 		   state_pids_max_and_frozen);
 	return s;
