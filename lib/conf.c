@@ -1239,12 +1239,39 @@ static int group_name(gid_t gid, char **name)
 	return -e;
 }
 
-/* What in_group() needs: the user and the gids getgrouplist() gave. */
+/*
+ * What in_group() needs: the user, and the gids getgrouplist() gives,
+ * asked only when a group rule is reached (most logins match a user rule
+ * or none, and enumerating every group source is the costly part).
+ */
 struct member_of {
 	const struct passwd *pw;
-	const gid_t *gids;
+	gid_t *gids;
 	int ngids;
+	int err; /* 1: not asked yet, 0: asked, -errno: it failed */
 };
+
+static int list_groups(struct member_of *mo)
+{
+	int ngroups = 64;
+
+	for (;;) {
+		gid_t *g = realloc(mo->gids, ngroups * sizeof(*g));
+		int want = ngroups;
+
+		if (!g)
+			return -ENOMEM;
+		mo->gids = g;
+		if (getgrouplist(mo->pw->pw_name, mo->pw->pw_gid, mo->gids,
+				 &want) >= 0) {
+			mo->ngids = want;
+			return 0;
+		}
+		if (want <= ngroups || want > 65536)
+			return -EINVAL;
+		ngroups = want;
+	}
+}
 
 /*
  * Is the user in @name?  Asked of the group database by name, so that its
@@ -1256,11 +1283,15 @@ struct member_of {
  */
 static int in_group(void *ctx, const char *name)
 {
-	const struct member_of *mo = ctx;
+	struct member_of *mo = ctx;
 	struct group gr, *res;
 	char *buf, **mem;
 	int e, i;
 
+	if (mo->err > 0)
+		mo->err = list_groups(mo);
+	if (mo->err)
+		return mo->err;
 	e = group_lookup(name, 0, &gr, &buf, &res);
 	if (e == ENOENT) /* "not found", as getgrnam_r(3) allows */
 		e = 0;
@@ -1280,11 +1311,10 @@ static int in_group(void *ctx, const char *name)
 int hj_conf_resolve_user(const char *path, const struct passwd *pw,
 			 struct hj_mapping *m, struct hj_conf_error *err)
 {
-	struct member_of mo;
+	struct member_of mo = { .pw = pw, .err = 1 };
 	struct login_user w;
 	char *group = NULL;
-	gid_t *gids = NULL;
-	int ngroups = 64, e, ge;
+	int e;
 
 	memset(m, 0, sizeof(*m));
 	if (!pw || !pw->pw_name)
@@ -1293,49 +1323,16 @@ int hj_conf_resolve_user(const char *path, const struct passwd *pw,
 		path = HJ_CONF_DEFAULT;
 
 	/* a group without a name only fails a rule that needs %g */
-	ge = group_name(pw->pw_gid, &group);
-	if (ge == -ENOMEM)
-		goto out_nomem;
-	ge = 0;
-	for (;;) {
-		gid_t *g = realloc(gids, ngroups * sizeof(*g));
-		int want = ngroups;
-
-		if (!g)
-			goto out_nomem;
-		gids = g;
-		if (getgrouplist(pw->pw_name, pw->pw_gid, gids, &want) >= 0) {
-			ngroups = want;
-			break;
-		}
-		if (want <= ngroups || want > 65536) {
-			ge = -EINVAL;
-			ngroups = 0;
-			break;
-		}
-		ngroups = want;
-	}
-	if (ge) {
-		/* a broken configuration is reported first, as it would be */
-		e = load_match(path, NULL, m, err);
-		if (!e)
-			e = fail(err, pw->pw_name, 0, ge,
-				 "cannot list the groups");
+	if (group_name(pw->pw_gid, &group) == -ENOMEM) {
+		e = fail(err, path, 0, -ENOMEM, "out of memory");
 		goto out_free;
 	}
-	mo.pw = pw;
-	mo.gids = gids;
-	mo.ngids = ngroups;
 	who_init(&w, pw->pw_name, pw->pw_uid, group, NULL);
 	w.in_group = in_group;
 	w.ctx = &mo;
 	e = load_match(path, &w, m, err);
-	goto out_free;
-
-out_nomem:
-	e = fail(err, path, 0, -ENOMEM, "out of memory");
 out_free:
-	free(gids);
+	free(mo.gids);
 	free(group);
 	return e;
 }
