@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hijack.h"
 #include "shell.h"
 
 #define PASSWD_MAX (4 * 1024 * 1024)
@@ -226,23 +227,6 @@ struct account_report {
 	struct shell_account acct;
 };
 
-static int read_full(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t r = read(fd, p, len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r < 0 ? -errno : -EPIPE;
-		p += r;
-		len -= r;
-	}
-	return 0;
-}
-
 /*
  * The account inside the container (we are in its mount namespace and
  * root), read by a child of ours that has dropped every capability and
@@ -284,7 +268,7 @@ int shell_account_unprivileged(const char *user, gid_t gid,
 	}
 	close(p[1]);
 	p[1] = -1;
-	r = read_full(p[0], rep, sizeof(*rep));
+	r = hj_read_full(p[0], rep, sizeof(*rep));
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (!r && (!WIFEXITED(status) || WEXITSTATUS(status)))

@@ -150,7 +150,7 @@ look(int fd, const char *user, const struct shell_ids *ids, const char *sftp,
 	rep->rsync = in_path("rsync");
 	rep->scp = in_path("scp");
 out:
-	_exit(write(fd, rep, sizeof(*rep)) == sizeof(*rep) ? 0 : 1);
+	_exit(hj_write_full(fd, rep, sizeof(*rep)) ? 1 : 0);
 }
 
 int shell_probe(struct hj_target *t, const char *user,
@@ -159,7 +159,6 @@ int shell_probe(struct hj_target *t, const char *user,
 {
 	struct hj_spawn_opts opts = { .clone_flags = SIGCHLD, .cwd = "/" };
 	struct probe_report rep = { 0 };
-	size_t got = 0;
 	int fds[2], status, r = 0;
 	pid_t pid;
 
@@ -180,19 +179,11 @@ int shell_probe(struct hj_target *t, const char *user,
 		close(fds[0]);
 		return pid;
 	}
-	while (got < sizeof(rep)) {
-		ssize_t n = read(fds[0], (char *)&rep + got, sizeof(rep) - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += n;
-	}
+	r = hj_read_full(fds[0], &rep, sizeof(rep));
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (got != sizeof(rep) || !WIFEXITED(status) || WEXITSTATUS(status))
+	if (r || !WIFEXITED(status) || WEXITSTATUS(status))
 		r = -EPIPE;
 	/* what came back is checked as if the container had written it */
 	else if (rep.err > 0 || rep.err < -4095 || rep.sftp > 0 ||
@@ -216,40 +207,6 @@ int shell_probe(struct hj_target *t, const char *user,
 #define FX_OP_UNSUPPORTED 8
 #define FXP_PACKET_MAX (256 * 1024) /* OpenSSH's SFTP_MAX_MSG_LENGTH */
 #define FXP_REQUESTS_MAX 64
-
-static bool read_all(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t r = read(fd, p, len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		p += r;
-		len -= r;
-	}
-	return true;
-}
-
-static bool write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t r = write(fd, p, len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		p += r;
-		len -= r;
-	}
-	return true;
-}
 
 static void put32(unsigned char *p, uint32_t v)
 {
@@ -285,7 +242,7 @@ void __attribute__((noreturn)) shell_sftp_refuse(const char *msg)
 		uint32_t len, left;
 		size_t ol;
 
-		if (!read_all(0, hdr, 5))
+		if (hj_read_full(0, hdr, 5))
 			break;
 		len = get32(hdr);
 		if (len < 1 || len > FXP_PACKET_MAX)
@@ -298,7 +255,7 @@ void __attribute__((noreturn)) shell_sftp_refuse(const char *msg)
 			left = len - 1;
 		} else {
 			/* every other request starts with its id */
-			if (len < 5 || !read_all(0, hdr + 5, 4))
+			if (len < 5 || hj_read_full(0, hdr + 5, 4))
 				break;
 			put32(out, 1 + 4 + 4 + 4 + ml + 4);
 			out[4] = FXP_STATUS;
@@ -314,11 +271,11 @@ void __attribute__((noreturn)) shell_sftp_refuse(const char *msg)
 			size_t chunk = left > sizeof(sink) ? sizeof(sink) :
 							     left;
 
-			if (!read_all(0, sink, chunk))
+			if (hj_read_full(0, sink, chunk))
 				_exit(1);
 			left -= chunk;
 		}
-		if (!write_all(1, out, ol))
+		if (hj_write_full(1, out, ol))
 			break;
 	}
 	_exit(1);

@@ -235,6 +235,12 @@ int hj_userns_of(struct hj_target *t, uid_t uid, gid_t gid,
 		 struct hj_userns *u);
 
 /* spawn.c */
+/*
+ * All of @len bytes, across short reads and EINTR, as the reports of a
+ * child over a pipe need: 0, -EPIPE at end of file, or -errno.
+ */
+int hj_read_full(int fd, void *buf, size_t len);
+int hj_write_full(int fd, const void *buf, size_t len);
 int hj_check_clone_flags(unsigned long clone_flags);
 int hj_native_syscall_nr(void);
 pid_t hj_spawn(struct hj_target *t, const struct hj_spawn_opts *opts,

@@ -89,7 +89,7 @@ int hj_native_syscall_nr(void)
 	return nr;
 }
 
-static int write_full(int fd, const void *buf, size_t len)
+int hj_write_full(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
 
@@ -101,13 +101,15 @@ static int write_full(int fd, const void *buf, size_t len)
 				continue;
 			return -errno;
 		}
+		if (w == 0)
+			return -EPIPE;
 		p += w;
 		len -= w;
 	}
 	return 0;
 }
 
-static int read_full(int fd, void *buf, size_t len)
+int hj_read_full(int fd, void *buf, size_t len)
 {
 	char *p = buf;
 
@@ -371,7 +373,7 @@ static void stock_intermediate(struct hj_target *t, const struct hj_spawn_opts *
 	}
 	rep.pid = pid;
 out:
-	write_full(reportfd, &rep, sizeof(rep));
+	hj_write_full(reportfd, &rep, sizeof(rep));
 	_exit(rep.err ? 1 : 0);
 }
 
@@ -418,7 +420,7 @@ static pid_t spawn_stock(struct hj_target *t, const struct hj_spawn_opts *o,
 	 */
 	while (waitpid(ipid, &status, 0) < 0 && errno == EINTR)
 		;
-	r = read_full(repp[0], &rep, sizeof(rep));
+	r = hj_read_full(repp[0], &rep, sizeof(rep));
 	if (!r)
 		r = rep.err;
 	if (!r) {
@@ -462,7 +464,7 @@ static pid_t spawn_native(int nr, struct hj_target *t,
 		if (!rep.err && o->cwd)
 			rep.err = enter_fs(&none, o->cwd);
 		rep.pid = getpid();
-		write_full(repp[1], &rep, sizeof(rep));
+		hj_write_full(repp[1], &rep, sizeof(rep));
 		if (rep.err)
 			_exit(127);
 		close(repp[1]);
@@ -470,7 +472,7 @@ static pid_t spawn_native(int nr, struct hj_target *t,
 		return 0;
 	}
 	close(repp[1]);
-	if (read_full(repp[0], &rep, sizeof(rep)))
+	if (hj_read_full(repp[0], &rep, sizeof(rep)))
 		rep.err = -EPIPE;
 	close(repp[0]);
 	if (rep.err) {
