@@ -18,12 +18,13 @@ uninstall-pam-hijack-so:
 
 dist_man_MANS += man/hijack.conf.5 man/pam_hijack.8
 
-# The example hijack.conf; an existing one is never overwritten.
+# The example hijack.conf, an existing one never overwritten, and the
+# drop-in directory (left when an admin's files are in it).
 EXTRA_DIST += conf/hijack.conf man/README.md
 install-data-local: install-hijack-conf
 uninstall-local: uninstall-hijack-conf
 install-hijack-conf:
-	$(MKDIR_P) '$(DESTDIR)$(sconfdir)'
+	$(MKDIR_P) '$(DESTDIR)$(sconfdir)/hijack.conf.d'
 	@if test -e '$(DESTDIR)$(sconfdir)/hijack.conf'; then \
 		echo "not overwriting $(DESTDIR)$(sconfdir)/hijack.conf"; \
 	else \
@@ -37,6 +38,7 @@ uninstall-hijack-conf:
 		'$(DESTDIR)$(sconfdir)/hijack.conf'; then \
 		rm -f '$(DESTDIR)$(sconfdir)/hijack.conf'; \
 	fi
+	-@rmdir '$(DESTDIR)$(sconfdir)/hijack.conf.d' 2>/dev/null
 .PHONY: install-hijack-conf uninstall-hijack-conf
 
 # configure defaults securedir to libpam's own directory, outside --prefix

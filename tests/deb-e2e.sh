@@ -99,9 +99,13 @@ is "postinst gave hijack-shell exactly configure's file capabilities (hijack-she
 is "hijack-shell is root-owned 0755, not setuid" "$(stat -c '%U %a' $HS)" "root 755"
 check "postinst did not list hijack-shell in /etc/shells (su -s would bypass it)" bash -c "! grep -qx '$HS' /etc/shells"
 is "$CONF is root-owned 0644" "$(stat -c '%U %a' "$CONF" 2>&1)" "root 644"
+is "$CONF.d/ is there, root-owned 0755 (hijack.conf(5))" \
+	"$(stat -c '%F %U %a' "$CONF.d" 2>&1)" "directory root 755"
 # every installed path README and the man pages name is there (not the
 # files an admin creates in their examples, nor make install's /usr/local)
 examples="/etc/pam.d/hijack-try /etc/security/hijack.conf.new"
+examples+=" /etc/security/hijack.conf.d/50-team-web.conf"
+examples+=" /etc/security/hijack.conf.d/NAME.conf /etc/ssh/sshd_config.d/hijack.conf"
 missing=""
 n=0
 for f in $(grep -ohE '/(usr|etc|lib)/[A-Za-z0-9_./+\\-]+' "$top_srcdir/README.md" "$top_srcdir"/man/*.[0-9] |

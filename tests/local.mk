@@ -122,7 +122,7 @@ EXTRA_DIST += tests/deb.sh tests/deb-e2e.sh tests/deb-build.sh \
 	debian/hijack.postrm debian/libpam-hijack.docs \
 	debian/libpam-hijack.examples debian/libpam-hijack.install \
 	debian/libpam-hijack.lintian-overrides debian/libpam-hijack.postinst \
-	debian/libpam-hijack.prerm
+	debian/libpam-hijack.prerm debian/libpam-hijack.dirs
 
 # rootless containers entered through the installed (file-capability)
 # hijack-shell from a root-owned session cgroup; pam_hijack delegate=
