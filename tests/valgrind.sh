@@ -32,6 +32,7 @@ for p in "${progs[@]}"; do
 	fi
 	# through a pipe: Check reopens /dev/stdout for its TAP
 	(cd "$build" && CK_EXCLUDE_TAGS=pidfd CK_DEFAULT_TIMEOUT=120 \
+		CK_TIMEOUT_MULTIPLIER=10 \
 		valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
 		--error-exitcode=1 "tests/$p") 2>&1 | cat >"$log"
 	rc=${PIPESTATUS[0]}
