@@ -321,10 +321,16 @@ run_guest() {
 	[ "$mode" = debug ] && timeout=${HIJACK_QEMU_TIMEOUT:-2700}
 
 	log "booting ($mode), timeout ${timeout}s, log in $glog"
-	timeout "$timeout" qemu-system-x86_64 -accel tcg -m 256M -smp 1 \
+	# Two vCPUs, one host thread each (multi-threaded TCG), so races
+	# really interleave.  tsc=reliable makes the TSC the clocksource,
+	# which the vDSO reads directly (jiffies would send every vDSO
+	# clock_gettime() to the system call, and hide time namespace bugs).
+	timeout "$timeout" qemu-system-x86_64 -accel tcg,thread=multi \
+		-cpu max -m 256M -smp 2 \
 		-nographic -no-reboot -kernel "$b/arch/x86/boot/bzImage" \
 		-initrd "$CACHE/initrd-$mode.cpio.gz" \
-		-append 'console=ttyS0 panic=-1 rdinit=/init' </dev/null |
+		-append 'console=ttyS0 panic=-1 rdinit=/init tsc=reliable' \
+		</dev/null |
 		tr -d '\r' >"$glog" || rc=$?
 
 	grep -E '^(PASS|FAIL|BENCH) ' "$glog" | sed "s/^/$label: /" || true
