@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * In-guest tests for what the v2 review of hijack() found (issue #14):
+ * each test here failed on the v1 series and passes on v2.
+ *
+ *   untraced-child-race        a tracer seizing the caller mid-call with
+ *                              PTRACE_O_TRACEFORK never gets the child
+ *
+ * Runs as root in the guest (see hijack_test.c for the mounts).  Prints
+ * "PASS name" / "FAIL name: reason".
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HIJACK_PID	1
+#define HIJACK_CGROUP	2
+#define HIJACK_PIDFD	3
+
+#define CG_V2		"/sys/fs/cgroup/unified"
+
+static long hijack_nr = -1;
+static int passed, failed;
+
+static void report(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!fmt) {
+		printf("PASS %s\n", name);
+		passed++;
+	} else {
+		printf("FAIL %s: ", name);
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		printf("\n");
+		failed++;
+	}
+	fflush(stdout);
+}
+
+static long hijack(unsigned long flags, int which, unsigned long id)
+{
+	return syscall(hijack_nr, flags, which, id);
+}
+
+static int read_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+static int write_file(const char *path, const char *s)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+static int join_cgroup(const char *dir, pid_t pid)
+{
+	char path[256], buf[32];
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	snprintf(buf, sizeof(buf), "%d", pid);
+	return write_file(path, buf);
+}
+
+static void reap(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, __WALL);
+	}
+}
+
+/* A process that waits for SIGKILL. */
+static pid_t sleeper(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+/* hijack() and return 0 or the errno; the child exits with @child_fn's value. */
+static int hijack_run(int which, unsigned long id, int (*child_fn)(void *),
+		      void *arg, int *child_status)
+{
+	long ret = hijack(SIGCHLD, which, id);
+	int status;
+
+	if (ret == 0)
+		_exit(child_fn ? child_fn(arg) : 0);
+	if (ret < 0)
+		return errno;
+	if (waitpid(ret, &status, 0) != ret)
+		return ECHILD;
+	if (child_status)
+		*child_status = status;
+	return 0;
+}
+
+/*
+ * Item 5.  The caller loops hijack() on a cgroup of many tasks (a long
+ * lookup); a tracer keeps seizing it with PTRACE_O_TRACEFORK and letting
+ * go.  The "not traced" check at entry passes, the tracer attaches during
+ * the lookup: without CLONE_UNTRACED it gets a fork event and the child,
+ * which sits in the target's context under a tracer that was never
+ * checked against it.
+ */
+#define RACE_TASKS	200
+#define RACE_SECONDS	6
+
+static void test_untraced_child(void)
+{
+	pid_t tasks[RACE_TASKS], caller;
+	int i, cfd, status, attached = 0, events = 0, children = 0;
+	time_t end;
+	char dir[] = CG_V2 "/race";
+
+	mkdir(dir, 0755);
+	for (i = 0; i < RACE_TASKS; i++) {
+		tasks[i] = sleeper();
+		join_cgroup(dir, tasks[i]);
+	}
+	cfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	caller = fork();
+	if (caller == 0) {
+		time_t stop = time(NULL) + RACE_SECONDS;
+		int ok = 0;
+
+		while (time(NULL) < stop) {
+			if (hijack_run(HIJACK_CGROUP, cfd, NULL, NULL, NULL) == 0)
+				ok++;
+		}
+		_exit(ok > 0 ? 0 : 1);
+	}
+
+	end = time(NULL) + RACE_SECONDS + 30;
+	for (;;) {
+		pid_t w;
+
+		if (time(NULL) > end)
+			break;
+		if (ptrace(PTRACE_SEIZE, caller, 0, PTRACE_O_TRACEFORK) < 0) {
+			if (waitpid(caller, &status, WNOHANG) == caller)
+				break;
+			continue;
+		}
+		attached++;
+		/*
+		 * Stay attached a while before stopping it: an interrupt
+		 * makes a fork in progress restart, closing the window.
+		 */
+		for (w = 0, i = 0; i < 3 && !w; i++) {
+			w = waitpid(caller, &status, __WALL | WNOHANG);
+			if (!w)
+				usleep(100);
+		}
+		if (!w) {
+			ptrace(PTRACE_INTERRUPT, caller, 0, 0);
+			w = waitpid(caller, &status, __WALL);
+		}
+		if (w != caller || WIFEXITED(status) || WIFSIGNALED(status))
+			break;
+		if (status >> 16 == PTRACE_EVENT_FORK) {
+			unsigned long child = 0;
+
+			events++;
+			ptrace(PTRACE_GETEVENTMSG, caller, 0, &child);
+			if (child && waitpid(child, NULL, __WALL) == (pid_t)child) {
+				children++;
+				ptrace(PTRACE_DETACH, child, 0, 0);
+			}
+		}
+		if (ptrace(PTRACE_DETACH, caller, 0, 0) < 0) {
+			/* stopped in the fork event, the interrupt pending */
+			ptrace(PTRACE_INTERRUPT, caller, 0, 0);
+			waitpid(caller, &status, __WALL);
+			ptrace(PTRACE_DETACH, caller, 0, 0);
+		}
+	}
+	if (waitpid(caller, &status, WNOHANG) == 0) {
+		reap(caller);
+		status = -1;
+	}
+	close(cfd);
+	for (i = 0; i < RACE_TASKS; i++)
+		reap(tasks[i]);
+	rmdir(dir);
+
+	printf("INFO untraced-child-race: %d attaches, %d fork events, %d children traced\n",
+	       attached, events, children);
+	if (status != 0)
+		report("untraced-child-race", "caller: no hijack succeeded (status %#x)",
+		       status);
+	else if (!attached)
+		report("untraced-child-race", "tracer never attached");
+	else if (events || children)
+		report("untraced-child-race",
+		       "%d fork events, %d children attached to the tracer",
+		       events, children);
+	else
+		report("untraced-child-race", NULL);
+}
+
+int main(void)
+{
+	char buf[32];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (read_file("/proc/sys/kernel/hijack_syscall_nr", buf,
+		      sizeof(buf)) < 0) {
+		report("review-syscall-nr", "%m");
+		return 1;
+	}
+	hijack_nr = atol(buf);
+
+	test_untraced_child();
+
+	printf("review_test: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
