@@ -5,6 +5,7 @@
  *
  *   untraced-child-race        a tracer seizing the caller mid-call with
  *                              PTRACE_O_TRACEFORK never gets the child
+ *   esrch-dying-pidns          a target whose pid namespace is dying
  *
  * Runs as root in the guest (see hijack_test.c for the mounts).  Prints
  * "PASS name" / "FAIL name: reason".
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
@@ -33,6 +35,7 @@
 #define HIJACK_PIDFD	3
 
 #define CG_V2		"/sys/fs/cgroup/unified"
+#define CG_FREEZER	"/sys/fs/cgroup/freezer"
 
 static long hijack_nr = -1;
 static int passed, failed;
@@ -96,6 +99,11 @@ static int join_cgroup(const char *dir, pid_t pid)
 	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
 	snprintf(buf, sizeof(buf), "%d", pid);
 	return write_file(path, buf);
+}
+
+static pid_t clone_ns(unsigned long flags)
+{
+	return syscall(SYS_clone, flags | SIGCHLD, 0, NULL, NULL, 0);
 }
 
 static void reap(pid_t pid)
@@ -241,6 +249,111 @@ static void test_untraced_child(void)
 		report("untraced-child-race", NULL);
 }
 
+/*
+ * Item 6.  X is frozen (cgroup v1 freezer: SIGKILL does not thaw it) in a
+ * pid namespace whose init then dies: the namespace takes no new pids but
+ * X is alive.  hijack(X) must say ESRCH (the target's context is going
+ * away), not alloc_pid()'s ENOMEM.
+ */
+static long proc_flags(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	p = strrchr(buf, ')');
+	/* ") S ppid pgrp session tty tpgid flags": flags is the 7th field */
+	for (i = 0; p && i < 7; i++)
+		p = strchr(p + 1, ' ');
+	return p ? atol(p + 1) : -1;
+}
+
+static void test_dying_pidns(void)
+{
+	char dir[] = CG_FREEZER "/dying", path[128], state[32], buf[16];
+	int p[2], i, err = -1;
+	pid_t init, x = 0;
+
+	mkdir(CG_FREEZER, 0755);
+	if (mount("freezer", CG_FREEZER, "cgroup", 0, "freezer") < 0 &&
+	    errno != EBUSY) {
+		report("esrch-dying-pidns", "mount freezer: %m");
+		return;
+	}
+	mkdir(dir, 0755);
+	if (pipe(p) < 0)
+		return;
+	init = clone_ns(CLONE_NEWPID);
+	if (init == 0) {
+		pid_t c = fork();
+
+		if (c == 0) {
+			for (;;)
+				pause();
+		}
+		/* the host pid of c, as seen from outside */
+		if (write(p[1], &c, sizeof(c)) != sizeof(c))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	/* the init only knows c as 2; find its host pid through its children */
+	close(p[1]);
+	if (read(p[0], buf, sizeof(pid_t)) == sizeof(pid_t)) {
+		char kids[64];
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", init,
+			 init);
+		for (i = 0; i < 100 && !x; i++) {
+			if (read_file(path, kids, sizeof(kids)) == 0)
+				x = atoi(kids);
+			if (!x)
+				usleep(10000);
+		}
+	}
+	close(p[0]);
+	if (!x) {
+		report("esrch-dying-pidns", "no child in the container");
+		reap(init);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/freezer.state", dir);
+	join_cgroup(dir, x);
+	write_file(path, "FROZEN");
+	for (i = 0; i < 200; i++) {
+		if (read_file(path, state, sizeof(state)) == 0 &&
+		    !strncmp(state, "FROZEN", 6))
+			break;
+		usleep(10000);
+	}
+	kill(init, SIGKILL);
+	/* init is exiting: wait until it sits in zap_pid_ns_processes() */
+	for (i = 0; i < 200; i++) {
+		long f = proc_flags(init);
+
+		if (f < 0 || (f & 0x4 /* PF_EXITING */))
+			break;
+		usleep(10000);
+	}
+	usleep(200000);
+	if (proc_flags(x) >= 0 && !(proc_flags(x) & 0x4))
+		err = hijack_run(HIJACK_PID, x, NULL, NULL, NULL);
+
+	write_file(path, "THAWED");
+	waitpid(init, NULL, 0);
+	rmdir(dir);
+	umount(CG_FREEZER);
+
+	if (err < 0)
+		report("esrch-dying-pidns", "setup: frozen task not alive");
+	else
+		report("esrch-dying-pidns",
+		       err == ESRCH ? NULL : "got %s, want ESRCH",
+		       err ? strerror(err) : "success");
+}
+
 int main(void)
 {
 	char buf[32];
@@ -254,6 +367,7 @@ int main(void)
 	hijack_nr = atol(buf);
 
 	test_untraced_child();
+	test_dying_pidns();
 
 	printf("review_test: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
