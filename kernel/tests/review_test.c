@@ -6,6 +6,8 @@
  *   untraced-child-race        a tracer seizing the caller mid-call with
  *                              PTRACE_O_TRACEFORK never gets the child
  *   esrch-dying-pidns          a target whose pid namespace is dying
+ *   timens-vdso-*              the child reads the target's clocks through
+ *                              the vDSO, not the caller's
  *
  * Runs as root in the guest (see hijack_test.c for the mounts).  Prints
  * "PASS name" / "FAIL name: reason".
@@ -36,6 +38,7 @@
 
 #define CG_V2		"/sys/fs/cgroup/unified"
 #define CG_FREEZER	"/sys/fs/cgroup/freezer"
+#define TIMENS_OFFSET	86400
 
 static long hijack_nr = -1;
 static int passed, failed;
@@ -354,8 +357,169 @@ static void test_dying_pidns(void)
 		       err ? strerror(err) : "success");
 }
 
+/*
+ * Item 1.  A target in a time namespace with monotonic and boottime
+ * offsets of +1 day, and in a cgroup namespace.  The child must read the
+ * target's clocks both through the vDSO (libc's clock_gettime) and the
+ * system call, and see its cgroup as the namespace root.
+ */
+struct timens_target {
+	pid_t pid;
+	char cgroup[256];	/* /proc/self/cgroup as the target sees it */
+};
+
+static int timens_target_start(struct timens_target *t)
+{
+	char dir[] = CG_V2 "/timens";
+	int p[2];
+	pid_t helper;
+
+	memset(t, 0, sizeof(*t));
+	mkdir(dir, 0755);
+	if (pipe(p) < 0)
+		return -1;
+	helper = fork();
+	if (helper == 0) {
+		char offs[64];
+		pid_t pid;
+
+		close(p[0]);
+		snprintf(offs, sizeof(offs), "monotonic %d 0\nboottime %d 0\n",
+			 TIMENS_OFFSET, TIMENS_OFFSET);
+		if (join_cgroup(dir, getpid()) < 0 ||
+		    unshare(CLONE_NEWTIME) < 0 ||
+		    write_file("/proc/self/timens_offsets", offs) < 0)
+			_exit(1);
+		pid = clone_ns(CLONE_NEWCGROUP);
+		if (pid == 0) {
+			char cg[256];
+
+			memset(cg, 0, sizeof(cg));
+			read_file("/proc/self/cgroup", cg, sizeof(cg));
+			if (write(p[1], cg, sizeof(cg)) != sizeof(cg))
+				_exit(1);
+			for (;;)
+				pause();
+		}
+		_exit(pid < 0);
+	}
+	close(p[1]);
+	waitpid(helper, NULL, 0);
+	if (read(p[0], t->cgroup, sizeof(t->cgroup)) != sizeof(t->cgroup)) {
+		close(p[0]);
+		return -1;
+	}
+	close(p[0]);
+	/* the target was reparented to us, a child subreaper */
+	{
+		char path[64], pids[32];
+
+		snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+		if (read_file(path, pids, sizeof(pids)) < 0)
+			return -1;
+		t->pid = atoi(pids);
+	}
+	return t->pid > 0 ? 0 : -1;
+}
+
+static void timens_target_stop(struct timens_target *t)
+{
+	reap(t->pid);
+	rmdir(CG_V2 "/timens");
+}
+
+static double ts_s(const struct timespec *ts)
+{
+	return ts->tv_sec + ts->tv_nsec / 1e9;
+}
+
+/* In the child: 0 if the clocks and the cgroup are the target's. */
+struct timens_want {
+	double mono;	/* the caller's CLOCK_MONOTONIC just before hijack */
+	const char *cgroup;
+};
+
+static int timens_child(void *arg)
+{
+	const struct timens_want *w = arg;
+	struct timespec vd, sc, vb, sb;
+	char cg[256];
+
+	clock_gettime(CLOCK_MONOTONIC, &vd);	/* vDSO */
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &sc);
+	clock_gettime(CLOCK_BOOTTIME, &vb);
+	syscall(SYS_clock_gettime, CLOCK_BOOTTIME, &sb);
+	if (ts_s(&sc) - w->mono < TIMENS_OFFSET - 30 ||
+	    ts_s(&sc) - w->mono > TIMENS_OFFSET + 30)
+		return 10;	/* the system call: not the target's namespace */
+	if (ts_s(&vd) - ts_s(&sc) > 30 || ts_s(&sc) - ts_s(&vd) > 30)
+		return 11;	/* the vDSO: another namespace's vvar page */
+	if (ts_s(&vb) - ts_s(&sb) > 30 || ts_s(&sb) - ts_s(&vb) > 30)
+		return 12;
+	memset(cg, 0, sizeof(cg));
+	read_file("/proc/self/cgroup", cg, sizeof(cg));
+	if (strcmp(cg, w->cgroup))
+		return 13;
+	return 0;
+}
+
+static const char *const timens_why[] = {
+	[10] = "syscall CLOCK_MONOTONIC lacks the target's offset",
+	[11] = "vDSO CLOCK_MONOTONIC differs from the system call's",
+	[12] = "vDSO CLOCK_BOOTTIME differs from the system call's",
+	[13] = "/proc/self/cgroup differs from the target's",
+};
+
+static void timens_check(const char *name, struct timens_target *t, int which,
+			 unsigned long id)
+{
+	struct timens_want w = { .cgroup = t->cgroup };
+	struct timespec ts;
+	int err, status = 0, code;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	w.mono = ts_s(&ts);
+	err = hijack_run(which, id, timens_child, &w, &status);
+	code = WIFEXITED(status) ? WEXITSTATUS(status) : 99;
+	if (err)
+		report(name, "hijack: %s", strerror(err));
+	else if (code)
+		report(name, "%s", code < 14 && timens_why[code] ?
+		       timens_why[code] : "child died");
+	else
+		report(name, NULL);
+}
+
+static int vdso_uses_tsc(void)
+{
+	char cs[32];
+
+	return read_file("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+			 cs, sizeof(cs)) == 0 && !strncmp(cs, "tsc", 3);
+}
+
+static void test_timens(struct timens_target *t)
+{
+	char path[128];
+	int fd;
+
+	/* with jiffies the vDSO falls back to the system call: no test */
+	if (!vdso_uses_tsc()) {
+		report("timens-vdso-clocksource",
+		       "clocksource is not tsc, the vDSO is not exercised");
+		return;
+	}
+	report("timens-vdso-clocksource", NULL);
+	timens_check("timens-vdso-by-pid", t, HIJACK_PID, t->pid);
+	snprintf(path, sizeof(path), "%s/cgroup.procs", CG_V2 "/timens");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	timens_check("timens-vdso-by-cgroup", t, HIJACK_CGROUP, fd);
+	close(fd);
+}
+
 int main(void)
 {
+	struct timens_target t;
 	char buf[32];
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -365,9 +529,17 @@ int main(void)
 		return 1;
 	}
 	hijack_nr = atol(buf);
+	/* orphans started here (the time namespace target) come back to us */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 
 	test_untraced_child();
 	test_dying_pidns();
+	if (timens_target_start(&t) < 0) {
+		report("timens-setup", "%m");
+	} else {
+		test_timens(&t);
+		timens_target_stop(&t);
+	}
 
 	printf("review_test: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
