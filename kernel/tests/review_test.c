@@ -8,6 +8,9 @@
  *   esrch-dying-pidns          a target whose pid namespace is dying
  *   timens-vdso-*              the child reads the target's clocks through
  *                              the vDSO, not the caller's
+ *   threaded-caller-*          a multi-threaded caller may enter a user or
+ *                              time namespace (setns()'s rules are for
+ *                              current, which hijack() does not move)
  *
  * Runs as root in the guest (see hijack_test.c for the mounts).  Prints
  * "PASS name" / "FAIL name: reason".
@@ -15,6 +18,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -38,6 +43,7 @@
 
 #define CG_V2		"/sys/fs/cgroup/unified"
 #define CG_FREEZER	"/sys/fs/cgroup/freezer"
+#define UNPRIV_UID	1000
 #define TIMENS_OFFSET	86400
 
 static long hijack_nr = -1;
@@ -517,6 +523,98 @@ static void test_timens(struct timens_target *t)
 	close(fd);
 }
 
+/*
+ * Item 4.  setns()'s install ops refuse a caller that shares its thread
+ * group or fs_struct when entering a user namespace (EINVAL) and a
+ * multi-threaded caller when entering a time namespace (EUSERS): those
+ * protect current, which is left alone here.
+ */
+static void *idle_thread(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static int start_thread(void)
+{
+	pthread_t th;
+
+	return pthread_create(&th, NULL, idle_thread, NULL);
+}
+
+static void test_threaded_timens(struct timens_target *t)
+{
+	int status, err;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		if (start_thread())
+			_exit(100);
+		_exit(hijack_run(HIJACK_PID, t->pid, NULL, NULL, NULL));
+	}
+	waitpid(pid, &status, 0);
+	err = WIFEXITED(status) ? WEXITSTATUS(status) : 101;
+	report("threaded-caller-timens",
+	       err ? "%s" : NULL, err < 100 ? strerror(err) : "setup");
+}
+
+/* uid 1000, two threads, enters its own rootless container. */
+static int threaded_userns(void)
+{
+	char path[64], map[32], c;
+	int p[2], err;
+	pid_t init;
+
+	if (setgroups(0, NULL) < 0 || setgid(UNPRIV_UID) < 0 ||
+	    setuid(UNPRIV_UID) < 0)
+		return 100;
+	prctl(PR_SET_DUMPABLE, 1);
+	if (pipe(p) < 0)
+		return 100;
+	init = clone_ns(CLONE_NEWUSER | CLONE_NEWUTS | CLONE_NEWPID);
+	if (init == 0) {
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	if (init < 0)
+		return 100;
+	close(p[0]);
+	snprintf(path, sizeof(path), "/proc/%d/setgroups", init);
+	write_file(path, "deny");
+	snprintf(map, sizeof(map), "0 %d 1", UNPRIV_UID);
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", init);
+	err = write_file(path, map);
+	snprintf(path, sizeof(path), "/proc/%d/gid_map", init);
+	err |= write_file(path, map);
+	if (write(p[1], "r", 1) != 1 || err || start_thread()) {
+		reap(init);
+		return 100;
+	}
+	err = hijack_run(HIJACK_PID, init, NULL, NULL, NULL);
+	reap(init);
+	return err;
+}
+
+static void test_threaded_userns(void)
+{
+	int status, err;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0)
+		_exit(threaded_userns());
+	waitpid(pid, &status, 0);
+	err = WIFEXITED(status) ? WEXITSTATUS(status) : 101;
+	report("threaded-caller-userns",
+	       err ? "%s" : NULL, err < 100 ? strerror(err) : "setup");
+}
+
 int main(void)
 {
 	struct timens_target t;
@@ -538,8 +636,10 @@ int main(void)
 		report("timens-setup", "%m");
 	} else {
 		test_timens(&t);
+		test_threaded_timens(&t);
 		timens_target_stop(&t);
 	}
+	test_threaded_userns();
 
 	printf("review_test: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
