@@ -11,6 +11,8 @@
  *   threaded-caller-*          a multi-threaded caller may enter a user or
  *                              time namespace (setns()'s rules are for
  *                              current, which hijack() does not move)
+ *   chroot-*                   entering a chrooted target's root needs
+ *                              CAP_SYS_CHROOT over its user namespace
  *
  * Runs as root in the guest (see hijack_test.c for the mounts).  Prints
  * "PASS name" / "FAIL name: reason".
@@ -615,6 +617,83 @@ static void test_threaded_userns(void)
 	       err ? "%s" : NULL, err < 100 ? strerror(err) : "setup");
 }
 
+/*
+ * Item 2.  A uid 1000 task that root chrooted into /tmp/jail: uid 1000
+ * may ptrace it, but may not chroot, so it may not take its root either
+ * (its no_new_privs, seccomp and LSM label stay the caller's).  Root may.
+ */
+static pid_t chrooted_task(void)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	mkdir("/tmp/jail", 0755);
+	if (pipe(p) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		if (chroot("/tmp/jail") < 0 || chdir("/") < 0 ||
+		    setgroups(0, NULL) < 0 || setgid(UNPRIV_UID) < 0 ||
+		    setuid(UNPRIV_UID) < 0)
+			_exit(1);
+		prctl(PR_SET_DUMPABLE, 1);
+		if (write(p[1], "r", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	if (pid < 0 || read(p[0], &c, 1) != 1) {
+		close(p[0]);
+		reap(pid);
+		return -1;
+	}
+	close(p[0]);
+	return pid;
+}
+
+static int in_jail(void *arg)
+{
+	struct stat root, jail = *(struct stat *)arg;
+
+	if (stat("/", &root) < 0)
+		return 2;
+	return root.st_ino == jail.st_ino && root.st_dev == jail.st_dev ? 0 : 1;
+}
+
+static void test_chroot(void)
+{
+	struct stat jail;
+	int status = 0, err;
+	pid_t x, pid;
+
+	x = chrooted_task();
+	if (x < 0 || stat("/tmp/jail", &jail) < 0) {
+		report("chroot-setup", "%m");
+		return;
+	}
+	err = hijack_run(HIJACK_PID, x, in_jail, &jail, &status);
+	report("chroot-root-caller-enters",
+	       err ? "%s" : (!WIFEXITED(status) || WEXITSTATUS(status)) ?
+	       "child not in the target's root" : NULL, strerror(err));
+
+	pid = fork();
+	if (pid == 0) {
+		if (setgroups(0, NULL) < 0 || setgid(UNPRIV_UID) < 0 ||
+		    setuid(UNPRIV_UID) < 0)
+			_exit(100);
+		_exit(hijack_run(HIJACK_PID, x, in_jail, &jail, NULL));
+	}
+	waitpid(pid, &status, 0);
+	err = WIFEXITED(status) ? WEXITSTATUS(status) : 101;
+	report("chroot-eperm-without-cap-sys-chroot",
+	       err == EPERM ? NULL : "got %s, want EPERM",
+	       err ? strerror(err) : "success");
+	reap(x);
+}
+
 int main(void)
 {
 	struct timens_target t;
@@ -640,6 +719,7 @@ int main(void)
 		timens_target_stop(&t);
 	}
 	test_threaded_userns();
+	test_chroot();
 
 	printf("review_test: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
