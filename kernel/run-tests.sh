@@ -266,6 +266,7 @@ else
 	KMEMLEAK=
 fi
 export HIJACK_LOOPS=10000
+export HIJACK_STRESS_SECONDS=15
 export HIJACK_BENCH_ROUNDS=@ROUNDS@
 echo HIJACK-GUEST-START
 for t in /tests/*; do
