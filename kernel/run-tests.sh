@@ -315,8 +315,13 @@ build_initramfs() {
 run_guest() {
 	local mode=$1
 	local b=$CACHE/build-$mode label=kernel timeout rc=0
-	local glog=$CACHE/guest-$mode.log pass fail reports
+	local glog=$CACHE/guest-$mode.log pass fail reports append
 
+	append='console=ttyS0 panic=-1 rdinit=/init tsc=reliable'
+	# The debug kernel (KASAN, lockdep) on two vCPUs had not reached the
+	# tests after 7 min under TCG (slow or stuck: not yet understood),
+	# so it boots on one: acpi=off hides the second CPU.
+	[ "$mode" = debug ] && append+=' acpi=off'
 	[ "$mode" = debug ] && label=kernel-debug
 	timeout=${HIJACK_QEMU_TIMEOUT:-600}
 	[ "$mode" = debug ] && timeout=${HIJACK_QEMU_TIMEOUT:-2700}
@@ -330,7 +335,7 @@ run_guest() {
 		-cpu max -m 256M -smp 2 \
 		-nographic -no-reboot -kernel "$b/arch/x86/boot/bzImage" \
 		-initrd "$CACHE/initrd-$mode.cpio.gz" \
-		-append 'console=ttyS0 panic=-1 rdinit=/init tsc=reliable' \
+		-append "$append" \
 		</dev/null |
 		tr -d '\r' >"$glog" || rc=$?
 
