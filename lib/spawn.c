@@ -66,6 +66,14 @@ int hj_check_clone_flags(unsigned long clone_flags)
 	return 0;
 }
 
+/*
+ * The kernel port wires the call up on x86_64 only, at 400, a number in
+ * the 387-423 gap that x86_64's table leaves to mirror the 32-bit time64
+ * calls and never allocates.  Elsewhere the same number is another
+ * call (on i386, 400 is msgsnd), so the native backend is x86_64-only
+ * whatever /proc says.
+ */
+#if defined(__x86_64__) && !defined(__ILP32__)
 int hj_native_syscall_nr(void)
 {
 	char buf[32];
@@ -88,6 +96,12 @@ int hj_native_syscall_nr(void)
 		return -ENOSYS;
 	return nr;
 }
+#else
+int hj_native_syscall_nr(void)
+{
+	return -ENOSYS;
+}
+#endif
 
 int hj_write_full(int fd, const void *buf, size_t len)
 {
