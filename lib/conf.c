@@ -781,7 +781,8 @@ static int parser_init(struct parser *p, const struct login_user *w,
 	p->err = err;
 	p->who = w;
 	p->m = m;
-	p->buf = malloc(HJ_CONF_LINE_MAX + 1);
+	/* zeroed: gcc's -fanalyzer loses track of a line copied in */
+	p->buf = calloc(1, HJ_CONF_LINE_MAX + 1);
 	if (!p->buf)
 		return fail(err, p->name, 0, -ENOMEM, "out of memory");
 	return 0;
