@@ -213,6 +213,24 @@ rt_runc_start() {
 rt_runc_pid() { runc state web1 | sed -n 's/^ *"pid": \([0-9]*\),/\1/p'; }
 rt_runc_stop() { runc delete -f web1; }
 
+# -- runc again, its /dev/pts a tmpfs instead of a devpts (a container
+#    faking one): the session's pty falls back to the host's
+rt_nopts_start() {
+	mkdir -p /srv/web2 && cd /srv/web2 || return 1
+	sed -e 's|"/ctr/web1"|"/ctr/web2"|' -e 's|"web-runc"|"web-nopts"|' \
+		-e '/"destination": "\/dev\/pts"/,/\]/{s/"devpts"/"tmpfs"/g;/newinstance\|ptmxmode/d}' \
+		/srv/web1/config.json >config.json || return 1
+	grep -q '"tmpfs"' config.json || return 1
+	runc run -d --bundle /srv/web2 web2 </dev/null >/dev/null 2>&1
+}
+rt_nopts_pid() { runc state web2 | sed -n 's/^ *"pid": \([0-9]*\),/\1/p'; }
+rt_nopts_stop() { runc delete -f web2; }
+# the op=pty records of container NAME that say why
+audit_pty() { # NAME
+	ausearch --input-logs -m VIRT_CONTROL --vm-name "$1" 2>/dev/null |
+		grep 'op=pty' | grep -o 'reason=[^ ]*' | sort -u
+}
+
 # -- podman, rootless, under the user's own user@.service (linger), no
 #    delegate script or option: a slice of the user's own
 #    (--cgroup-parent) below user@UID.service, libpod-<id>.scope/container
@@ -250,6 +268,19 @@ rt_rootless_where() {
 	local uid
 	uid=$(id -u $RL) || return 1
 	echo "/user.slice/user-$uid.slice/user@$uid.service/webrootless.slice"
+}
+
+# until USER's rule no longer finds a live container (nspawn stops
+# asynchronously), at most 30 s
+wait_down() { # USER
+	for _ in $(seq 60); do
+		hijack-shell --check "$1" 2>&1 | tail -n1 | grep -q '^RESULT: ok' || return 0
+		sleep 0.5
+	done
+	return 1
+}
+where_left() { # WHERE: is the cgroup still there
+	if [ -d "/sys/fs/cgroup/${1#/}" ]; then echo "is left (empty)"; else echo "is gone"; fi
 }
 
 # pam_hijack's session line with or without OPTION (delegate=...)

@@ -159,7 +159,9 @@ case " $RUNTIMES " in
 esac
 
 # The session's view of itself, in the container's busybox sh
-SELF='cat /proc/$$/attr/current; for n in cgroup ipc mnt net pid uts user; do readlink /proc/$$/ns/$n; done; cat /proc/$$/cgroup; hostname'
+# (/proc/self: a child has the shell's namespaces, and may read its own
+# links where the shell's are closed to it)
+SELF='cat /proc/self/attr/current; for n in cgroup ipc mnt net pid uts user; do readlink /proc/self/ns/$n; done; cat /proc/self/cgroup; hostname'
 
 # login_cases RT USER PID: everything a login must show, for one container
 login_cases() {
@@ -240,7 +242,7 @@ rootless_cases() {
 		"^identity: +uid ${want% *} gid ${want#* } inside: .*;RESULT: ok;\$"
 	[ "$mode" = keepid ] || return 0
 	# delegate= where systemd runs: ignored, with a notice
-	since=$(g date '+%Y-%m-%d %H:%M:%S')
+	since=$(g "date '+%Y-%m-%d %H:%M:%S'")
 	gs pam_session_opt add delegate=hijack.users >/dev/null
 	is "rootless, delegate= on the session line: the login still lands" \
 		"$(u "$who" hostname 2>&1)" "${HOSTNAME_[rootless]}"
@@ -284,7 +286,45 @@ for rt in $RUNTIMES; do
 		[ "$rt" = rootless ] && rootless_cases "$who" keepid
 	fi
 	gs "rt_${rt}_stop" >/dev/null 2>&1
+	# removed: the same rule now refuses, never the host
+	gs wait_down "$who" >/dev/null
+	since=$(g "date '+%Y-%m-%d %H:%M:%S'")
+	out=$(u "$who" hostname 2>&1)
+	rc=$?
+	is "$rt: removed: the same rule refuses the login" \
+		"exit $([ $rc = 0 ] && echo 0 || echo non-0), $(echo "$out" | grep -cx "${HOSTNAME_[$rt]}") in it" \
+		"exit non-0, 0 in it"
+	like "$rt: ... pam_hijack says why" \
+		"$(gs journal_grep "'$since'" "'cannot enter container ${HOSTNAME_[$rt]} (cgroup'")" \
+		"refusing $who"
+	diag "$rt: after removal ${WHERE[$rt]} $(gs where_left "${WHERE[$rt]}")"
 done
+# a container whose /dev/pts is not a devpts (runc, a tmpfs there): the
+# login goes on with a host pty, the documented message and record
+case " $RUNTIMES " in
+*" runc "*)
+	out=$(G_TIMEOUT=120 gs rt_nopts_start 2>&1)
+	pid=$(gs rt_nopts_pid 2>/dev/null)
+	like "no devpts: runc with a tmpfs at /dev/pts starts" "${pid:-none}" '^[0-9]+$'
+	gs rule rhrunc /ctr/web2 web-nopts
+	got=$(printf '%s\n' 'echo "T=$(tty)"' 'exit 5' |
+		timeout 60 ssh -tt "${SSHO[@]}" rhrunc@127.0.0.1 2>&1)
+	rc=$?
+	is "no devpts: the interactive login goes on (exit status)" "$rc" 5
+	like "no devpts: the documented message" "$got" \
+		'hijack-shell: container web-nopts has no devpts of its own at /dev/pts \(not-devpts\)'
+	t=$(echo "$got" | grep -o 'T=not a tty' | head -n1)
+	is "no devpts: tty says not a tty (a host pty)" "$t" "T=not a tty"
+	like "no devpts: a VIRT_CONTROL op=pty record says why" \
+		"$(gs audit_pty web-nopts)" '^reason="?host-pty:not-devpts'
+	RUNTIMES="$RUNTIMES runc-nopts"
+	WHERE[runc-nopts]=/ctr/web2
+	FORM[runc-nopts]="linux.cgroupsPath, a tmpfs at /dev/pts"
+	LANDED[runc-nopts]=$( [ "$rc" = 5 ] && echo yes || echo no)
+	TTY[runc-nopts]="${t:-?}: the fallback message"
+	gs rt_nopts_stop >/dev/null 2>&1
+	;;
+esac
 t_cases=$(($(date +%s) - t1))
 
 diag "runtime | rule (WHERE) | form | landed | tty"
