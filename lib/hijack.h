@@ -145,9 +145,11 @@ struct hj_spawn_opts {
 /*
  * The target is @owner's own (hj_userns.owned): a privileged caller joins
  * its cgroups only where they are owned by @owner (delegated to them:
- * -EACCES otherwise), then drops every capability before entering the
- * namespaces, so that only what @owner could enter unprivileged is
- * entered.  Stock backend only (-EINVAL with HJ_BACKEND_NATIVE).
+ * -EACCES otherwise; on cgroup2 also one whose parent is @owner's and
+ * which belongs to a uid the target's user namespace maps, as crun makes
+ * it for podman --userns=keep-id), then drops every capability before
+ * entering the namespaces, so that only what @owner could enter
+ * unprivileged is entered.  Stock backend only (-EINVAL with HJ_BACKEND_NATIVE).
  */
 #define HJ_SPAWN_AS_OWNER 1
 

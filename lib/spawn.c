@@ -52,8 +52,8 @@
 #define NATIVE_NR_MAX 423
 
 struct report {
-	int err;	/* 0 or a negative errno */
-	pid_t pid;	/* the child, in the caller's pid namespace */
+	int err; /* 0 or a negative errno */
+	pid_t pid; /* the child, in the caller's pid namespace */
 };
 
 int hj_check_clone_flags(unsigned long clone_flags)
@@ -158,7 +158,7 @@ static void close_safe(int *fd)
 struct prep {
 	int rootfd;
 	int cwdfd;
-	int v2fd;		/* cgroup2 directory for CLONE_INTO_CGROUP */
+	int v2fd; /* cgroup2 directory for CLONE_INTO_CGROUP */
 	int v1fd[HJ_MAX_HIERARCHIES]; /* 'tasks' of v1 hierarchies */
 	size_t nv1;
 	unsigned int joined;
@@ -191,21 +191,76 @@ static int open_proc_dir(pid_t pid, const char *what)
  * delegated to the owner, i.e. the owner could move a process of theirs
  * into it (its directory and the membership file are theirs, as systemd's
  * Delegate= and chown make them): never a way into one they do not own.
+ *
+ * One more case on cgroup2 (@pid given): a cgroup the runtime created
+ * from inside the owner's user namespace, as crun does for podman
+ * --userns=keep-id (libpod-ID.scope is the owner's, its child "container"
+ * belongs to root of the container, the owner's first subordinate uid).
+ * It is theirs too when its parent is the owner's and its directory and
+ * membership file belong to one uid the target's user namespace maps
+ * (the namespace is the owner's, hj_userns.owned; its map is what
+ * newuidmap granted them): the owner, as that uid, may write both.
  */
-static int owned_by(int dirfd, const char *file, uid_t owner)
+static int mapped_in(pid_t pid, uid_t uid)
 {
-	struct stat st;
+	char path[64], buf[1024], *p, *end;
+	unsigned long in, out, count;
+	size_t len;
+	int fd, r;
+
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	r = hj_read_fd(fd, buf, sizeof(buf), &len);
+	close(fd);
+	/* a map too long to read is refused, never guessed at */
+	if (r)
+		return r == -EFBIG ? -EACCES : r;
+	for (p = buf; *p; p = end) {
+		if (sscanf(p, "%lu %lu %lu", &in, &out, &count) != 3)
+			return -EACCES;
+		if (uid >= out && uid - out < count)
+			return 0;
+		end = strchr(p, '\n');
+		if (!end)
+			break;
+		end++;
+	}
+	return -EACCES;
+}
+
+static int owned_by(int dirfd, const char *file, uid_t owner, pid_t pid)
+{
+	struct stat st, f, up;
+	int parent, r;
 
 	if (fstatat(dirfd, "", &st, AT_EMPTY_PATH))
 		return -errno;
 	if (file && st.st_uid == owner &&
 	    fstatat(dirfd, file, &st, AT_SYMLINK_NOFOLLOW))
 		return -errno;
-	return st.st_uid == owner ? 0 : -EACCES;
+	if (st.st_uid == owner || !file || !pid)
+		return st.st_uid == owner ? 0 : -EACCES;
+	if (fstatat(dirfd, file, &f, AT_SYMLINK_NOFOLLOW))
+		return -errno;
+	/* never the host's root, whatever a map says */
+	if (f.st_uid != st.st_uid || st.st_uid == 0)
+		return -EACCES;
+	parent = openat(dirfd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (parent < 0)
+		return -errno;
+	r = fstatat(parent, "", &up, AT_EMPTY_PATH) ? -errno : 0;
+	close(parent);
+	if (r)
+		return r;
+	if (up.st_uid != owner || up.st_dev != st.st_dev)
+		return -EACCES;
+	return mapped_in(pid, st.st_uid);
 }
 
 /* Open the target's cgroups on hierarchies where it is not in ours. */
-static int join_differing(const struct hj_task_cgroups *tc,
+static int join_differing(const struct hj_task_cgroups *tc, pid_t pid,
 			  const struct hj_spawn_opts *o, struct prep *p)
 {
 	size_t i, j;
@@ -231,7 +286,8 @@ static int join_differing(const struct hj_task_cgroups *tc,
 			close_safe(&p->v2fd);
 			p->v2fd = fd;
 			r = o->flags & HJ_SPAWN_AS_OWNER ?
-				    owned_by(fd, "cgroup.procs", o->owner) :
+				    owned_by(fd, "cgroup.procs", o->owner,
+					     pid) :
 				    0;
 		} else {
 			fd = hj_cgroup_open_file(hi, tc->m[i].path, "tasks",
@@ -240,7 +296,7 @@ static int join_differing(const struct hj_task_cgroups *tc,
 				return fd;
 			p->v1fd[p->nv1++] = fd;
 			r = o->flags & HJ_SPAWN_AS_OWNER ?
-				    owned_by(fd, NULL, o->owner) :
+				    owned_by(fd, NULL, o->owner, 0) :
 				    0;
 		}
 		if (r)
@@ -268,7 +324,7 @@ static int prep_stock(struct hj_target *t, const struct hj_spawn_opts *o,
 			return p->cwdfd == -EACCES ? -EPERM : p->cwdfd;
 	}
 	if (cg) {
-		r = join_differing(cg, o, p);
+		r = join_differing(cg, t->pid, o, p);
 		if (r)
 			return r;
 	}
@@ -341,8 +397,9 @@ static int become_ns_root(void)
  * The intermediate process of the stock backend.  It exits; only the
  * grandchild it creates returns from here.
  */
-static void stock_intermediate(struct hj_target *t, const struct hj_spawn_opts *o,
-		   struct prep *p, int reportfd)
+static void stock_intermediate(struct hj_target *t,
+			       const struct hj_spawn_opts *o, struct prep *p,
+			       int reportfd)
 {
 	struct report rep = { 0, 0 };
 	size_t i;
@@ -365,8 +422,7 @@ static void stock_intermediate(struct hj_target *t, const struct hj_spawn_opts *
 	if ((o->flags & HJ_SPAWN_AS_OWNER) &&
 	    (rep.err = drop_all_caps(o->owner)))
 		goto out;
-	if (t->ns_differ &&
-	    setns(t->pidfd, hj_ns_clone_flags(t->ns_differ))) {
+	if (t->ns_differ && setns(t->pidfd, hj_ns_clone_flags(t->ns_differ))) {
 		rep.err = errno == EINVAL ? -EPERM : -errno;
 		goto out;
 	}

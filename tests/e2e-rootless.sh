@@ -156,6 +156,25 @@ HJ_PIDS+=("$RO")
 is "ro: a user namespace of the user's (root is their first subordinate id)" \
 	"$(awk '$1 == 0 { print $2 }' /proc/$RO/uid_map)" "$subuid"
 
+# ki: as crun makes it for podman --userns=keep-id under user@.service:
+# the user's cgroup, its child "container" on cgroup2 made by root of the
+# container (the user's first subordinate uid); kx: the same child owned
+# by a uid the container's user namespace does not map
+for k in ki kx; do
+	user_cgroup $k && user_cgroup $k/container || bail_out "$k cgroup"
+done
+kid=$(cg_path "$V2" "$BASE/$RU/ki/container")
+kxd=$(cg_path "$V2" "$BASE/$RU/kx/container")
+chown "$subuid:$subgid" "$kid" "$kid/cgroup.procs" &&
+	chown "$((subuid + 65536)):$subgid" "$kxd" "$kxd/cgroup.procs" ||
+	bail_out "ki, kx: chown"
+KI=$(unshare_ct "$BASE/$RU/ki/container" "ki-$id" "${MAPS[@]}") ||
+	bail_out "ki: $(cat "$HJ_TMP/ki-$id.out")"
+HJ_PIDS+=("$KI")
+KX=$(unshare_ct "$BASE/$RU/kx/container" "kx-$id" "${MAPS[@]}") ||
+	bail_out "kx: $(cat "$HJ_TMP/kx-$id.out")"
+HJ_PIDS+=("$KX")
+
 # rn: the user's own user namespace, but in a network namespace root made
 # (owned by the host's user namespace): not the user's to enter
 user_cgroup rn || bail_out "rn cgroup"
@@ -282,6 +301,19 @@ out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG "$HS" --check "$RU" 2>&1)
 like "ro: --check says the login is refused" "$out" \
 	"PROBLEM: container ro-$id: its cgroup .* is not delegated to $RU"
 unlike "ro: --check does not say RESULT: ok" "$out" "RESULT: ok"
+
+# -- ki: its cgroup2 leaf belongs to root of the container, below the
+# user's own: theirs through their user namespace
+rules "$HJ_RUN/$BASE/%u/ki	name=ki-$id	shell=/bin/sh"
+is "ki: a leaf root of the container owns lands (hostname)" \
+	"$(s "$RU" hostname 2>&1)" "ki-$id"
+out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG "$HS" --check "$RU" 2>&1)
+like "ki: --check (root) says delegated" "$out" "cgroups: +delegated to $RU: joined"
+# -- kx: a uid the container does not map owns the leaf: refused
+rules "$HJ_RUN/$BASE/%u/kx	name=kx-$id	shell=/bin/sh"
+out=$(s "$RU" 'echo ran; hostname' 2>"$HJ_TMP/kx.err")
+is "kx: a leaf of a uid the container does not map: nothing ran" "$out" ""
+like "kx: refused as not delegated" "$(cat "$HJ_TMP/kx.err")" "not delegated to $RU"
 
 # -- pam_hijack delegate=BASE, for hosts without systemd: the user's own
 # cgroup on every hierarchy, the session inside it; never root's

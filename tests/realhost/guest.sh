@@ -213,4 +213,87 @@ rt_runc_start() {
 rt_runc_pid() { runc state web1 | sed -n 's/^ *"pid": \([0-9]*\),/\1/p'; }
 rt_runc_stop() { runc delete -f web1; }
 
+# -- runc again, its /dev/pts a tmpfs instead of a devpts (a container
+#    faking one): the session's pty falls back to the host's
+rt_nopts_start() {
+	mkdir -p /srv/web2 && cd /srv/web2 || return 1
+	sed -e 's|"/ctr/web1"|"/ctr/web2"|' -e 's|"web-runc"|"web-nopts"|' \
+		-e '/"destination": "\/dev\/pts"/,/\]/{s/"devpts"/"tmpfs"/g;/newinstance\|ptmxmode/d}' \
+		/srv/web1/config.json >config.json || return 1
+	grep -q '"tmpfs"' config.json || return 1
+	runc run -d --bundle /srv/web2 web2 </dev/null >/dev/null 2>&1
+}
+rt_nopts_pid() { runc state web2 | sed -n 's/^ *"pid": \([0-9]*\),/\1/p'; }
+rt_nopts_stop() { runc delete -f web2; }
+# the op=pty records of container NAME that say why
+audit_pty() { # NAME
+	ausearch --input-logs -m VIRT_CONTROL --vm-name "$1" 2>/dev/null |
+		grep 'op=pty' | grep -o 'reason=[^ ]*' | sort -u
+}
+
+# -- podman, rootless, under the user's own user@.service (linger), no
+#    delegate script or option: a slice of the user's own
+#    (--cgroup-parent) below user@UID.service, libpod-<id>.scope/container
+#    beneath it.  rt_rootless_start keepid: --userns=keep-id.
+RL=rhrootless
+rl() { # podman as the user, with the user manager's bus for its scopes
+	local uid
+	uid=$(id -u $RL)
+	(cd / && XDG_RUNTIME_DIR=/run/user/$uid \
+		DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/$uid/bus \
+		runuser -u $RL -- podman "$@")
+}
+rt_rootless_start() {
+	local uid keep=
+	uid=$(id -u $RL) || return 1
+	loginctl enable-linger $RL || return 1
+	for _ in $(seq 60); do
+		systemctl is-active -q "user@$uid.service" && break
+		sleep 0.5
+	done
+	rl image exists localhost/web1 ||
+		tar -C /srv/web1/rootfs -c . | rl import - web1 >/dev/null || return 1
+	[ "${1:-}" = keepid ] && keep=--userns=keep-id
+	rl run -d --name web --hostname web-rootless --network none $keep \
+		--cgroup-parent=webrootless.slice localhost/web1 sleep infinity \
+		>/dev/null || return 1
+	# the session's home is the one of the container's /etc/passwd; it
+	# is root of the container's there without keep-id
+	[ -n "$keep" ] || rl exec web chown 0:0 /home/$RL
+}
+rt_rootless_pid() { rl inspect -f '{{.State.Pid}}' web; }
+rt_rootless_stop() { rl rm -f -t 0 web >/dev/null; }
+# the stable WHERE: the user's slice below their user@.service
+rt_rootless_where() {
+	local uid
+	uid=$(id -u $RL) || return 1
+	echo "/user.slice/user-$uid.slice/user@$uid.service/webrootless.slice"
+}
+
+# until USER's rule no longer finds a live container (nspawn stops
+# asynchronously), at most 30 s
+wait_down() { # USER
+	for _ in $(seq 60); do
+		hijack-shell --check "$1" 2>&1 | tail -n1 | grep -q '^RESULT: ok' || return 0
+		sleep 0.5
+	done
+	return 1
+}
+where_left() { # WHERE: is the cgroup still there
+	if [ -d "/sys/fs/cgroup/${1#/}" ]; then echo "is left (empty)"; else echo "is gone"; fi
+}
+
+# pam_hijack's session line with or without OPTION (delegate=...)
+pam_session_opt() { # add|del OPTION
+	case $1 in
+	add) sed -i "s|^\(session[[:space:]]*required[[:space:]]*pam_hijack.so\)|\1 $2|" /etc/pam.d/sshd ;;
+	del) sed -i "s| $2||" /etc/pam.d/sshd ;;
+	esac
+	grep '^session.*pam_hijack' /etc/pam.d/sshd
+}
+# journal lines since SINCE (a date) that contain STRING
+journal_grep() { # SINCE STRING
+	journalctl -q --no-pager --since "$1" 2>/dev/null | grep -F -- "$2" | head -n3
+}
+
 "$@"

@@ -24,24 +24,27 @@ require_root
 require_tools mmdebstrap qemu-system-x86_64 mke2fs ssh scp sftp rsync ss flock \
 	dpkg-buildpackage
 
-RUNTIMES=${HIJACK_REALHOST_RUNTIMES:-docker podman nspawn runc}
+RUNTIMES=${HIJACK_REALHOST_RUNTIMES:-docker podman nspawn runc rootless}
 # the rule of each runtime: a WHERE that outlives the container (the one
 # init beneath it is found at login), and the container's hostname
 declare -A WHERE=(
 	[docker]=/webdocker.slice
 	[podman]=/webpodman.slice
 	[nspawn]=/machine.slice/machine-webnspawn.scope
-	[runc]=/ctr/web1)
+	[runc]=/ctr/web1
+	[rootless]="(user@UID.service)/webrootless.slice")
 declare -A HOSTNAME_=([docker]=web-docker [podman]=web-podman
-	[nspawn]=web-nspawn [runc]=web-runc)
+	[nspawn]=web-nspawn [runc]=web-runc [rootless]=web-rootless)
 # the form of the rule, for the table; RECREATE: removed and started
 # again under the same name, the same rule must land again
 declare -A FORM=(
 	[docker]="--cgroup-parent=webdocker.slice (docker-<id>.scope below)"
 	[podman]="--cgroup-parent=webpodman.slice (libpod-<id>.scope/container below)"
 	[nspawn]="machine.slice/machine-<name>.scope (init in payload/)"
-	[runc]="linux.cgroupsPath /ctr/web1")
-declare -A RECREATE=([docker]=1 [podman]=1)
+	[runc]="linux.cgroupsPath /ctr/web1"
+	[rootless]="rootless --cgroup-parent=webrootless.slice under user@UID.service (libpod-<id>.scope/container below)")
+declare -A RECREATE=([docker]=1 [podman]=1 [rootless]=1)
+declare -A TTY
 declare -A LANDED
 
 RH_CACHE=${HIJACK_REALHOST_CACHE:-/var/cache/hijack-realhost}
@@ -151,9 +154,14 @@ for rt in $RUNTIMES; do users="$users rh$rt"; done
 # shellcheck disable=SC2086
 gs rootfs_extras $users >/dev/null 2>&1 || rh_die "cannot set up the users"
 echo "payload-$$" >"$HJ_TMP/payload"
+case " $RUNTIMES " in
+*" rootless "*) WHERE[rootless]=$(gs rt_rootless_where) ;;
+esac
 
 # The session's view of itself, in the container's busybox sh
-SELF='cat /proc/$$/attr/current; for n in cgroup ipc mnt net pid uts user; do readlink /proc/$$/ns/$n; done; cat /proc/$$/cgroup; hostname'
+# (/proc/self: a child has the shell's namespaces, and may read its own
+# links where the shell's are closed to it)
+SELF='cat /proc/self/attr/current; for n in cgroup ipc mnt net pid uts user; do readlink /proc/self/ns/$n; done; cat /proc/self/cgroup; hostname'
 
 # login_cases RT USER PID: everything a login must show, for one container
 login_cases() {
@@ -171,10 +179,22 @@ login_cases() {
 	[ "$got" = "$want" ] && LANDED[$rt]=yes
 	u "$who" 'exit 42'
 	is "$rt: ssh cmd's exit status comes back" "$?" 42
-	got=$(printf 'hostname\nexit 7\n' | timeout 60 ssh -tt "${SSHO[@]}" "$who@127.0.0.1" 2>&1)
+	# the terminal: tty names it, and it is of the container's devpts
+	# (the device of the container's /dev/pts, as its init sees it)
+	got=$(printf '%s\n' hostname \
+		'echo "T=$(tty) D=$(stat -Lc %d /proc/self/fd/0) P=$(stat -c %d /dev/pts)"' \
+		'exit 7' | timeout 60 ssh -tt "${SSHO[@]}" "$who@127.0.0.1" 2>&1)
 	rc=$?
 	is "$rt: interactive pty (ssh -tt): the shell's exit status" "$rc" 7
 	like "$rt: interactive pty: the shell runs in the container" "$got" "^${HOSTNAME_[$rt]}"$'\r'"?$"
+	t=$(echo "$got" | grep -o 'T=/[^ ]* D=[0-9]* P=[0-9]*' | head -n1)
+	like "$rt: interactive pty: tty prints /dev/pts/N" "$t" '^T=/dev/pts/[0-9]+ '
+	n=$(g stat -c %d "/proc/$pid/root/dev/pts")
+	is "$rt: interactive pty: the tty is of the container's devpts (dev $n)" \
+		"$(echo "$t" | sed -n 's/.* D=\([0-9]*\) P=\([0-9]*\)$/\1 \2/p')" "$n $n"
+	isnt "$rt: ... not of the host's devpts" "${n:-none}" "$(g stat -c %d /dev/pts)"
+	TTY[$rt]="${t%% *}, the container's devpts"
+	[ "$(echo "$t" | sed -n 's/.* D=\([0-9]*\) .*/\1/p')" = "$n" ] || TTY[$rt]="wrong: $t"
 	f=/proc/$pid/root/home/$who
 	scp -q "${SSHO[@]/#-p/-P}" "$HJ_TMP/payload" "$who@127.0.0.1:via-scp" 2>/dev/null
 	is "$rt: scp lands in the container" "$(g cat "$f/via-scp" 2>&1)" "payload-$$"
@@ -200,6 +220,40 @@ login_cases() {
 	like "$rt: VIRT_CONTROL op=start records name the container and its init ($n)" "$n" '^[1-9][0-9]*$'
 }
 
+# rootless_cases USER plain|keepid: rootless podman under the user's own
+# user@.service, with no delegate= and no script: the ids as mapped,
+# --check by the user and by root; once, delegate= ignored with a notice
+rootless_cases() {
+	local who=$1 mode=$2 uid want out since
+	uid=$(g id -u "$who")
+	want="0 0"
+	[ "$mode" = keepid ] && want="$uid $(g id -g "$who")"
+	is "rootless ($mode): the ids as mapped there" \
+		"$(u "$who" 'id -u; id -g' 2>&1 | tr '\n' ' ')" "$want "
+	out=$(g "cd / && runuser -u $who -- hijack-shell --check" 2>&1)
+	like "rootless ($mode): --check by the user: their own user namespace, delegated" \
+		"$(echo "$out" | grep -E '^(userns|cgroups):' | tr '\n' ';')" \
+		"^userns: +$who's own \\(a rootless container\\).*;cgroups: +delegated to $who: joined;\$"
+	like "rootless ($mode): --check by the user: no PROBLEM" "$(echo "$out" | tail -n1)" \
+		'^RESULT: (ok|no problem in what could be read)'
+	out=$(g hijack-shell --check "$who" 2>&1)
+	like "rootless ($mode): --check by root: ids, RESULT: ok" \
+		"$(echo "$out" | grep -E '^identity:|^RESULT' | tr '\n' ';')" \
+		"^identity: +uid ${want% *} gid ${want#* } inside: .*;RESULT: ok;\$"
+	[ "$mode" = keepid ] || return 0
+	# delegate= where systemd runs: ignored, with a notice
+	since=$(g "date '+%Y-%m-%d %H:%M:%S'")
+	gs pam_session_opt add delegate=hijack.users >/dev/null
+	is "rootless, delegate= on the session line: the login still lands" \
+		"$(u "$who" hostname 2>&1)" "${HOSTNAME_[rootless]}"
+	like "rootless, delegate=: ignored with a notice, as systemd runs" \
+		"$(gs journal_grep "'$since'" "'delegate=hijack.users ignored: systemd runs here'")" \
+		"user@.service delegates a cgroup to $who"
+	check "rootless, delegate=: no hijack.users cgroup was made" \
+		g test ! -e /sys/fs/cgroup/hijack.users
+	gs pam_session_opt del delegate=hijack.users >/dev/null
+}
+
 t1=$(date +%s)
 for rt in $RUNTIMES; do
 	who=rh$rt
@@ -217,9 +271,11 @@ for rt in $RUNTIMES; do
 	gs rule "$who" "${WHERE[$rt]}" "${HOSTNAME_[$rt]}"
 	like "$rt: hijack-shell --check $who" "$(g hijack-shell --check "$who" 2>&1 | tail -n1)" '^RESULT: ok'
 	login_cases "$rt" "$who" "$pid"
+	[ "$rt" = rootless ] && rootless_cases "$who" plain
 	if [ "${RECREATE[$rt]:-}" = 1 ]; then
 		gs "rt_${rt}_stop" >/dev/null 2>&1
-		out=$(gs "rt_${rt}_start" 2>&1)
+		# rootless: the second container is --userns=keep-id
+		out=$(gs "rt_${rt}_start" $([ "$rt" = rootless ] && echo keepid) 2>&1)
 		pid2=$(gs "rt_${rt}_pid" 2>/dev/null)
 		isnt "$rt: run again under the same name: a new init" "${pid2:-none}" "$pid"
 		want=$(gs facts "${pid2:-0}")
@@ -227,14 +283,53 @@ for rt in $RUNTIMES; do
 		is "$rt: the same rule lands in the new container" "$got" "$want"
 		[ "$got" = "$want" ] || LANDED[$rt]=no
 		[ "${LANDED[$rt]}" = yes ] && LANDED[$rt]="yes, twice"
+		[ "$rt" = rootless ] && rootless_cases "$who" keepid
 	fi
 	gs "rt_${rt}_stop" >/dev/null 2>&1
+	# removed: the same rule now refuses, never the host
+	gs wait_down "$who" >/dev/null
+	since=$(g "date '+%Y-%m-%d %H:%M:%S'")
+	out=$(u "$who" hostname 2>&1)
+	rc=$?
+	is "$rt: removed: the same rule refuses the login" \
+		"exit $([ $rc = 0 ] && echo 0 || echo non-0), $(echo "$out" | grep -cx "${HOSTNAME_[$rt]}") in it" \
+		"exit non-0, 0 in it"
+	like "$rt: ... pam_hijack says why" \
+		"$(gs journal_grep "'$since'" "'cannot enter container ${HOSTNAME_[$rt]} (cgroup'")" \
+		"refusing $who"
+	diag "$rt: after removal ${WHERE[$rt]} $(gs where_left "${WHERE[$rt]}")"
 done
+# a container whose /dev/pts is not a devpts (runc, a tmpfs there): the
+# login goes on with a host pty, the documented message and record
+case " $RUNTIMES " in
+*" runc "*)
+	out=$(G_TIMEOUT=120 gs rt_nopts_start 2>&1)
+	pid=$(gs rt_nopts_pid 2>/dev/null)
+	like "no devpts: runc with a tmpfs at /dev/pts starts" "${pid:-none}" '^[0-9]+$'
+	gs rule rhrunc /ctr/web2 web-nopts
+	got=$(printf '%s\n' 'echo "T=$(tty)"' 'exit 5' |
+		timeout 60 ssh -tt "${SSHO[@]}" rhrunc@127.0.0.1 2>&1)
+	rc=$?
+	is "no devpts: the interactive login goes on (exit status)" "$rc" 5
+	like "no devpts: the documented message" "$got" \
+		'hijack-shell: container web-nopts has no devpts of its own at /dev/pts \(not-devpts\)'
+	t=$(echo "$got" | grep -o 'T=not a tty' | head -n1)
+	is "no devpts: tty says not a tty (a host pty)" "$t" "T=not a tty"
+	like "no devpts: a VIRT_CONTROL op=pty record says why" \
+		"$(gs audit_pty web-nopts)" '^reason="?host-pty:not-devpts'
+	RUNTIMES="$RUNTIMES runc-nopts"
+	WHERE[runc-nopts]=/ctr/web2
+	FORM[runc-nopts]="linux.cgroupsPath, a tmpfs at /dev/pts"
+	LANDED[runc-nopts]=$( [ "$rc" = 5 ] && echo yes || echo no)
+	TTY[runc-nopts]="${t:-?}: the fallback message"
+	gs rt_nopts_stop >/dev/null 2>&1
+	;;
+esac
 t_cases=$(($(date +%s) - t1))
 
-diag "runtime | rule (WHERE) | form | landed"
+diag "runtime | rule (WHERE) | form | landed | tty"
 for rt in $RUNTIMES; do
-	diag "$rt | ${WHERE[$rt]} | ${FORM[$rt]} | ${LANDED[$rt]:-not run}"
+	diag "$rt | ${WHERE[$rt]} | ${FORM[$rt]} | ${LANDED[$rt]:-not run} | ${TTY[$rt]:-not run}"
 done
 diag "time: image ${t_image}s, debs ${t_debs}s, boot ${t_boot}s, README+setup $((t1 - t0 - t_image - t_debs - t_boot))s, cases ${t_cases}s"
 done_testing
