@@ -85,11 +85,21 @@ cg_path() { echo "$1/$HJ_RUN/$2"; }
 
 # Remove the run's cgroups, deepest first (after their tasks are gone).
 cg_remove_all() {
-	local h
-	for h in $(hj_hierarchies); do
-		[ -d "$h/$HJ_RUN" ] || continue
-		find "$h/$HJ_RUN" -depth -type d -exec rmdir {} + 2>/dev/null
+	local h i left
+	# a container's last processes (conmon, a rootless podman's) may
+	# still be leaving their cgroups: try again for a few seconds
+	for i in $(seq 50); do
+		left=
+		for h in $(hj_hierarchies); do
+			[ -d "$h/$HJ_RUN" ] || continue
+			find "$h/$HJ_RUN" -depth -type d -exec rmdir {} + 2>/dev/null
+			[ -d "$h/$HJ_RUN" ] && left=1
+		done
+		[ -z "$left" ] && return 0
+		sleep 0.1
 	done
+	echo "# cgroups of this run left behind: $HJ_RUN" >&2
+	return 1
 }
 
 # A busybox-static root filesystem with a marker file.
