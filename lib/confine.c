@@ -435,7 +435,6 @@ static int set_exec_label(const struct hj_confinement *c)
 	char buf[HJ_LSM_LABEL_MAX + 8];
 	bool aa = !strcmp(c->lsm, "apparmor");
 	size_t len;
-	ssize_t w;
 	int fd = -1;
 
 	if (aa) {
@@ -448,16 +447,7 @@ static int set_exec_label(const struct hj_confinement *c)
 	if (fd < 0)
 		fd = openat(c->procfd, "thread-self/attr/exec",
 			    O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return -errno;
-	w = write(fd, buf, len);
-	if (w < 0) {
-		w = -errno;
-		close(fd);
-		return w;
-	}
-	close(fd);
-	return (size_t)w == len ? 0 : -EIO;
+	return hj_write_close(fd, buf, len);
 }
 
 /*

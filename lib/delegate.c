@@ -37,18 +37,8 @@
 static int write_str(int dirfd, const char *file, const char *s, size_t len)
 {
 	int fd = openat(dirfd, file, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
-	ssize_t w;
 
-	if (fd < 0)
-		return -errno;
-	w = write(fd, s, len);
-	if (w < 0) {
-		w = -errno;
-		close(fd);
-		return w;
-	}
-	close(fd);
-	return (size_t)w == len ? 0 : -EIO;
+	return hj_write_close(fd, s, len);
 }
 
 /* v1 cpuset: a new cgroup gets its parent's cpus and memory nodes. */

@@ -224,6 +224,22 @@ int hj_parse_id_map(const char *buf, size_t len, unsigned int id, bool inside,
 	return r;
 }
 
+int hj_write_close(int fd, const void *buf, size_t len)
+{
+	ssize_t w;
+
+	if (fd < 0)
+		return -errno;
+	w = write(fd, buf, len);
+	if (w < 0) {
+		w = -errno;
+		close(fd);
+		return w;
+	}
+	close(fd);
+	return (size_t)w == len ? 0 : -EIO;
+}
+
 int hj_read_fd(int fd, char *buf, size_t size, size_t *len)
 {
 	size_t off = 0;

@@ -61,6 +61,12 @@ int hj_parse_status_sec(const char *buf, size_t len, struct hj_proc_sec *sec);
 int hj_parse_groups(const char *buf, size_t len, gid_t *gids, size_t max,
 		    size_t *n);
 int hj_read_fd(int fd, char *buf, size_t size, size_t *len);
+/*
+ * One write of @len bytes to the kernel file @fd opened (a proc or cgroup
+ * attribute takes it whole or not at all), then close: 0, -EIO when it
+ * took less, -errno (of the open when @fd < 0).
+ */
+int hj_write_close(int fd, const void *buf, size_t len);
 int hj_fdinfo_field(int fd, const char *key, long long *value);
 int hj_task_cgroups(pid_t pid, bool self, struct hj_task_cgroups **out);
 int hj_cgroup_frozen(const struct hj_task_cgroups *tc);

@@ -20,15 +20,6 @@ hj_conf_take
 hj_auditd "$D"
 
 # -- containers: web1 (users), web2 (group), with ssh tools inside
-copy_bin() { # ROOTFS BINARY
-	local l
-	mkdir -p "$1$(dirname "$2")"
-	cp -L "$2" "$1$2"
-	for l in $(ldd "$2" 2>/dev/null | grep -o '/[^ ]*'); do
-		mkdir -p "$1$(dirname "$l")"
-		cp -L "$l" "$1$l"
-	done
-}
 mkroot() { # DIR HOSTNAME
 	make_rootfs "$1" "$2"
 	copy_bin "$1" /usr/lib/openssh/sftp-server

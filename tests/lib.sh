@@ -102,6 +102,18 @@ cg_remove_all() {
 	return 1
 }
 
+# copy_bin ROOTFS BINARY: a host program into a container's root with the
+# libraries ldd names, at the same paths
+copy_bin() {
+	local l
+	mkdir -p "$1$(dirname "$2")"
+	cp -L "$2" "$1$2"
+	for l in $(ldd "$2" 2>/dev/null | grep -o '/[^ ]*'); do
+		mkdir -p "$1$(dirname "$l")"
+		cp -L "$l" "$1$l"
+	done
+}
+
 # A busybox-static root filesystem with a marker file.
 make_rootfs() {
 	local r=$1

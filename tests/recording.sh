@@ -149,15 +149,6 @@ is "ssh cmd: exit status passes through tlog and hijack-shell (7)" "$rc" 7
 
 # -- file transfer through the recorded login: scp (sftp and legacy
 # protocols), rsync and sftp still land in the container
-copy_bin() { # ROOTFS BINARY
-	local l
-	mkdir -p "$1$(dirname "$2")"
-	cp -L "$2" "$1$2"
-	for l in $(ldd "$2" 2>/dev/null | grep -o '/[^ ]*'); do
-		mkdir -p "$1$(dirname "$l")"
-		cp -L "$l" "$1$l"
-	done
-}
 if [ -x /usr/lib/openssh/sftp-server ] && command -v rsync scp sftp >/dev/null; then
 	for b in /usr/lib/openssh/sftp-server /usr/bin/rsync /usr/bin/scp; do
 		copy_bin "$HJ_TMP/r1" "$b"

@@ -27,15 +27,6 @@ for u in $U1 $U2; do
 	usermod -p '*' -d "$D/home-$u" "$u"
 	mkdir -p "$D/home-$u"
 done
-copy_bin() { # ROOTFS BINARY
-	local l
-	mkdir -p "$1$(dirname "$2")"
-	cp -L "$2" "$1$2"
-	for l in $(ldd "$2" 2>/dev/null | grep -o '/[^ ]*'); do
-		mkdir -p "$1$(dirname "$l")"
-		cp -L "$l" "$1$l"
-	done
-}
 RB=$HJ_TMP/r-bare RF=$HJ_TMP/r-full
 make_rootfs "$RB" bare
 make_rootfs "$RF" full
