@@ -92,6 +92,10 @@ static void check_shell(int argc, char **argv)
 		CHECK(a.wait_pid > 0 && (a.wait_fd == -1 || a.wait_fd > 2));
 		CHECK(!a.command && !a.user);
 		break;
+	case SHELL_WHO:
+		CHECK(argc == 2 && !strcmp(argv[1], "--who"));
+		CHECK(!a.command && !a.user);
+		break;
 	case SHELL_HELP:
 	case SHELL_VERSION:
 		CHECK(argc == 2 && !a.command && !a.user);

@@ -45,11 +45,32 @@ static void bad(void *ctx, const char *what, const char *arg)
 	s->errors++;
 }
 
+/* delegate=BASE's rule, written again: components between single '/', none
+ * empty, "." or "..", at least one */
+static bool path_ok(const char *p)
+{
+	const char *start = p;
+
+	for (;; p++) {
+		if (*p == '/' || !*p) {
+			size_t l = (size_t)(p - start);
+
+			if (l == 0 || (l == 1 && start[0] == '.') ||
+			    (l == 2 && start[0] == '.' && start[1] == '.'))
+				return false;
+			if (!*p)
+				return true;
+			start = p + 1;
+		}
+	}
+}
+
 static bool known(const char *a)
 {
 	return !strcmp(a, "debug") || !strcmp(a, "quiet") ||
 	       !strncmp(a, "conf=", 5) ||
 	       (!strncmp(a, "admin_group=", 12) && a[12]) ||
+	       (!strncmp(a, "delegate=", 9) && path_ok(a + 9)) ||
 	       !strcmp(a, "audit=required") || !strcmp(a, "audit=optional");
 }
 
@@ -58,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *argv[MAX_ARGS];
-	const char *conf = NULL, *group = NULL;
+	const char *conf = NULL, *group = NULL, *delegate = NULL;
 	enum hj_audit_policy audit = HJ_AUDIT_OPTIONAL;
 	unsigned int ctrl = 0;
 	struct options o;
@@ -91,6 +112,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			conf = a + 5;
 		else if (!strncmp(a, "admin_group=", 12) && a[12])
 			group = a + 12;
+		else if (!strncmp(a, "delegate=", 9))
+			delegate = path_ok(a + 9) ? a + 9 : NULL;
 		else if (!strcmp(a, "audit=optional"))
 			audit = HJ_AUDIT_OPTIONAL;
 		else if (!strncmp(a, "audit=", 6))
@@ -109,6 +132,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(o.bad_conf == (conf && conf[0] != '/'));
 	CHECK(o.admin_group == group);
 	CHECK(!o.admin_group || o.admin_group[0]);
+	CHECK(o.delegate == delegate);
 	CHECK(o.audit == audit);
 	CHECK(s.errors == unknown);
 
