@@ -104,6 +104,8 @@ done
 	exec unshare --fork --pid --mount --uts --ipc --net --cgroup --propagation private \
 		sh -c "mount --bind $R $R && cd $R && pivot_root . oldroot &&
 		exec /bin/busybox sh -c 'mount -t proc proc /proc; umount -l /oldroot;
+		mkdir -p /dev/pts; ln -sf pts/ptmx /dev/ptmx;
+		mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts /dev/pts;
 		hostname web1; exec sleep 1000000'"
 ) </dev/null >/dev/null 2>&1 &
 echo $! > "$STATE/helper.pid"
@@ -209,7 +211,7 @@ HIJACK_CHECK_SSHD_CONFIG=$STATE/sshd_config HIJACK_CHECK_PAM_SERVICE=$SVC "$HS" 
 echo
 echo "A session typed at a terminal, recorded on the host by tlog-rec-session:"
 echo "  \$ $SSH -tt $USER_@127.0.0.1"
-(sleep 1; echo "hostname; cat /etc/motd"; sleep 1; echo exit) |
+(sleep 1; echo "hostname; tty; cat /etc/motd"; sleep 1; echo exit) |
 	$SSH -tt "$USER_@127.0.0.1" >/dev/null 2>&1
 LOG=$RECDIR/sessions.log
 rec=$(tail -n1 "$LOG" | grep -o '"rec":"[^"]*"' | cut -d'"' -f4)
