@@ -73,8 +73,12 @@ static int cpuset_fill(int parent, int child)
 	return 0;
 }
 
-/* mkdir + open NAME below @dirfd, on the same filesystem; O_PATH fd. */
-static int subdir(int dirfd, const char *name, bool v1, mode_t mode)
+/*
+ * mkdir + open NAME below @dirfd, on the same filesystem; O_PATH fd, and
+ * its stat in *@st.
+ */
+static int subdir(int dirfd, const char *name, bool v1, mode_t mode,
+		  struct stat *st)
 {
 	struct stat a, b;
 	bool made;
@@ -102,6 +106,7 @@ static int subdir(int dirfd, const char *name, bool v1, mode_t mode)
 			return r;
 		}
 	}
+	*st = b;
 	return fd;
 }
 
@@ -131,29 +136,21 @@ static int delegate_one(const struct hj_hierarchy *h, const char *base,
 		memcpy(rel, p, l);
 		rel[l] = '\0';
 		p += l + (p[l] == '/');
-		fd = subdir(dfd, rel, !h->v2, 0755);
+		fd = subdir(dfd, rel, !h->v2, 0755, &st);
 		close(dfd);
 		dfd = fd;
 		if (dfd < 0)
 			return dfd;
-		if (fstat(dfd, &st)) {
-			r = -errno;
-			goto out;
-		}
 		if (st.st_uid != 0 || (st.st_mode & 022)) {
 			r = -EPERM;
 			goto out;
 		}
 	}
-	fd = subdir(dfd, user, !h->v2, 0755);
+	fd = subdir(dfd, user, !h->v2, 0755, &st);
 	close(dfd);
 	dfd = fd;
 	if (dfd < 0)
 		return dfd;
-	if (fstat(dfd, &st)) {
-		r = -errno;
-		goto out;
-	}
 	if (st.st_uid != 0 && st.st_uid != uid) {
 		r = -EPERM;
 		goto out;
@@ -177,7 +174,7 @@ static int delegate_one(const struct hj_hierarchy *h, const char *base,
 	}
 	if (pid <= 0)
 		goto out;
-	fd = subdir(dfd, "session", !h->v2, 0755);
+	fd = subdir(dfd, "session", !h->v2, 0755, &st);
 	if (fd < 0) {
 		r = fd;
 		goto out;
