@@ -454,6 +454,7 @@ static void __attribute__((noreturn)) child(const struct session *s)
 	bool setgroups_ok = !s->host && (s->priv || s->own);
 	uid_t uid = s->host ? s->u.uid : s->uid;
 	gid_t gid = s->host ? s->u.gid : s->gid;
+	bool root_inside;
 	int slave, r;
 
 	slave = child_pty(s, uid);
@@ -486,12 +487,20 @@ static void __attribute__((noreturn)) child(const struct session *s)
 		err(126, "cannot set the groups of %s", s->u.name);
 	if (setresgid(gid, gid, gid) || setresuid(uid, uid, uid))
 		err(126, "cannot set the ids of %s", s->u.name);
-	r = drop_caps();
+	/*
+	 * Root inside is given the bounding set again by the exec.  Holding
+	 * it (and no more) now means the exec gains nothing: the kernel then
+	 * leaves the shell dumpable like any process of the container
+	 * (commit_creds()), and under the init's no_new_privs it keeps what
+	 * the init has instead of nothing (cap_bprm_creds_from_file()).
+	 */
+	root_inside = !s->host && uid == 0;
+	r = root_inside ? hj_confine_caps(&s->conf) : drop_caps();
 	if (r) {
 		errno = -r;
 		err(126, "cannot drop privileges");
 	}
-	/* unprivileged from here on */
+	/* unprivileged (or the container's root) from here on */
 	if (s->m.cwd[0]) {
 		if (chdir(s->m.cwd))
 			err(126, "cannot change to %s", s->m.cwd);
@@ -526,7 +535,7 @@ static void __attribute__((noreturn)) child(const struct session *s)
 		want.groups = acct->groups;
 		want.ngroups = acct->ngroups;
 	}
-	want.check_caps_zero = true;
+	want.check_caps_zero = !root_inside;
 	r = hj_confine_verify(&s->conf, &want);
 	if (r == -ENOTRECOVERABLE)
 		errx(126, "refusing to run: the session is not confined as %s",

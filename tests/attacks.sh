@@ -487,6 +487,12 @@ for nnp in "" -n; do
 	if [ -n "$nnp" ]; then
 		is "... no_new_privs: the setuid bit gives nothing" "$(st "$out" euid)" "$(id -u $A)"
 	fi
+	# root's own session is the container's root: the init's bounding
+	# set, also under no_new_privs, and a dumpable shell
+	write_conf "root	$HJ_RUN/web3$nnp	shell=/bin/hj-confined"
+	is "root's session${nnp:+ (init with no_new_privs)}: uid 0 with the init's capabilities" \
+		"$(as root -- -c caps 2>&1)" "0 $(st "$init" CapBnd) $(st "$init" CapBnd)"
+	is "... and its shell is dumpable" "$(as root -- -c dumpable 2>&1)" 1
 	ct_kill "$I3"
 done
 

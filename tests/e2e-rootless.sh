@@ -86,6 +86,7 @@ done
 
 # -- the containers, all the user's own (user namespaces the user owns)
 make_rootfs "$HJ_TMP/rootfs" "$HOSTN"
+cp "$top_builddir/tests/helpers/hj-confined" "$HJ_TMP/rootfs/bin/"
 tar -C "$HJ_TMP/rootfs" -cf "$HJ_TMP/rootfs.tar" .
 chmod 644 "$HJ_TMP/rootfs.tar"
 HJ_CLEANUP+=("for p in \$(pgrep -u $ruid); do kill -KILL \$p; done 2>/dev/null; sleep 0.2")
@@ -118,6 +119,7 @@ HJ_CLEANUP+=("'$US' del $RU >/dev/null 2>&1")
 	bail_out "rootless podman run failed"
 }
 INIT=$(asuser $P inspect -f '{{.State.Pid}}' web)
+INIT0=$(asuser $P inspect -f '{{.State.Pid}}' web0)
 diag "rootless init pid $INIT, $(grep '^0::' /proc/$INIT/cgroup)"
 isnt "web has a user namespace of its own" "$(ns_of "$INIT" user)" "$(ns_of 1 user)"
 is "its init runs as the user on the host" "$(stat -c %u /proc/$INIT)" "$ruid"
@@ -255,6 +257,14 @@ out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG "$HS" --check "$RU" 2>&1)
 like "web0: --check (root) looks inside for file transfer" "$out" \
 	"(sftp: +|warning: +scp and sftp will fail: ).* (is not )?in web0-$id"
 unlike "web0: --check (root) does not fail to look inside" "$out" "cannot look inside"
+
+# web0's shell as root of the user's namespace: exec gives it the
+# bounding set; held before the exec, nothing is "gained", so the kernel
+# leaves it dumpable like any process of the container (commit_creds())
+rules "$HJ_RUN/$BASE/%u/web0	name=web0-$id	shell=/bin/hj-confined"
+is "web0: the session's shell is dumpable" "$(s "$RU" dumpable)" 1
+is "web0: its capabilities are the init's bounding set, no more" \
+	"$(s "$RU" caps)" "0 $(awk '/^CapBnd:/ { print $2 }' /proc/$INIT0/status) $(awk '/^CapBnd:/ { print $2 }' /proc/$INIT0/status)"
 
 # -- fb: the user's uid is unmapped there, so root of that namespace
 rules "$HJ_RUN/$BASE/%u/fb	name=fb-$id	shell=/bin/sh"

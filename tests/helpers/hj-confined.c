@@ -22,6 +22,9 @@
  *
  *	hj-confined as UID PROG [ARG...]    exec PROG as UID (no groups)
  *	hj-confined caps                    print "euid CapEff CapBnd"
+ *	hj-confined dumpable                print PR_GET_DUMPABLE
+ *	hj-confined -c WORD                 the same, as a login shell
+ *	                                    (shell=): ssh host WORD
  *
  * for issue #13's attack: a setuid-root copy run by another user.
  * Static: it runs inside busybox containers.
@@ -77,6 +80,14 @@ int main(int argc, char **argv)
 	int nnp = 0, nfilters = 0, logflag = 0, strict = 0, c, cap;
 	size_t i;
 
+	if (argc == 3 && !strcmp(argv[1], "-c")) {
+		argc--;
+		argv++;
+	}
+	if (argc == 2 && !strcmp(argv[1], "dumpable")) {
+		printf("%d\n", prctl(PR_GET_DUMPABLE, 0, 0, 0, 0));
+		return 0;
+	}
 	if (argc == 3 && !strcmp(argv[1], "probe")) {
 		errno = 0;
 		getpriority(1000 + atoi(argv[2]), 0);
