@@ -6,9 +6,10 @@
  * container's init runs (unless its cgroup is gone and the rule says
  * stopped=host): never into a cgroup that holds only host processes or
  * two containers.
- * session: resolve again, export the mapping for hijack-shell (which
- * never trusts it) and write the VIRT_CONTROL audit record, as root and
- * before any namespace is entered.
+ * session: take the account step's answer (or resolve again when there
+ * was none), export the mapping for hijack-shell (which never trusts it)
+ * and write the VIRT_CONTROL audit record, as root and before any
+ * namespace is entered.
  *
  * A broken or insecure hijack.conf refuses every user except root and
  * the members of admin_group=, who pass (PAM_IGNORE) with a logged error
@@ -20,6 +21,7 @@
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
 #include <unistd.h>
@@ -280,6 +282,82 @@ static int check_container(pam_handle_t *pamh, const struct options *o,
 	return refuse;
 }
 
+/*
+ * The account step's answer, kept in the PAM handle for the session step
+ * of the same transaction (sshd runs both in its monitor, one after the
+ * other): the session then neither parses the file nor checks the
+ * container again.  Kept only for a container that was running, for the
+ * user and the conf= it was found with; hijack-shell checks again anyway,
+ * so a container that stops in between is refused there.
+ */
+#define ACCOUNT_DATA "pam_hijack:account"
+
+struct account_answer {
+	uid_t uid;
+	pid_t vm_pid;
+	char user[256];
+	char conf[4096];
+	struct hj_mapping m;
+};
+
+static void free_answer(pam_handle_t *pamh, void *data, int error_status)
+{
+	(void)pamh;
+	(void)error_status;
+	free(data);
+}
+
+static void keep_answer(pam_handle_t *pamh, const struct options *o,
+			const struct passwd *pw, const struct hj_mapping *m,
+			pid_t vm_pid)
+{
+	struct account_answer *a;
+
+	if (strlen(pw->pw_name) >= sizeof(a->user) ||
+	    strlen(o->conf) >= sizeof(a->conf))
+		return;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return;
+	a->uid = pw->pw_uid;
+	a->vm_pid = vm_pid;
+	strcpy(a->user, pw->pw_name);
+	strcpy(a->conf, o->conf);
+	a->m = *m;
+	if (pam_set_data(pamh, ACCOUNT_DATA, a, free_answer) != PAM_SUCCESS)
+		free(a);
+}
+
+/*
+ * The account step's answer when it is for this user (the same name,
+ * still the same uid) and this conf=; it is used once.
+ */
+static bool take_answer(pam_handle_t *pamh, const struct options *o,
+			struct passwd **pwp, struct hj_mapping *m,
+			pid_t *vm_pid)
+{
+	const struct account_answer *a = NULL;
+	const char *user;
+	struct passwd *pw;
+	bool ok;
+
+	if (pam_get_data(pamh, ACCOUNT_DATA, (const void **)&a) !=
+		    PAM_SUCCESS ||
+	    !a)
+		return false;
+	ok = !o->bad_conf && !strcmp(a->conf, o->conf) &&
+	     pam_get_user(pamh, &user, NULL) == PAM_SUCCESS && user &&
+	     !strcmp(user, a->user) &&
+	     (pw = pam_modutil_getpwnam(pamh, user)) && pw->pw_uid == a->uid;
+	if (ok) {
+		*pwp = pw;
+		*m = a->m;
+		*vm_pid = a->vm_pid;
+	}
+	pam_set_data(pamh, ACCOUNT_DATA, NULL, NULL);
+	return ok;
+}
+
 int pam_sm_acct_mgmt(pam_handle_t *pamh, int flags, int argc, const char **argv)
 {
 	struct passwd *pw = NULL;
@@ -311,6 +389,8 @@ int pam_sm_acct_mgmt(pam_handle_t *pamh, int flags, int argc, const char **argv)
 			   "(%s:%u)",
 			   pw->pw_name, m.name, m.cgroup, (int)vm_pid, m.file,
 			   m.line);
+	if (r == PAM_SUCCESS)
+		keep_answer(pamh, &o, pw, &m, vm_pid);
 	return r;
 }
 
@@ -395,15 +475,25 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc,
 	int r;
 
 	parse_args(pamh, flags, argc, argv, &o);
-	r = resolve(pamh, &o, PAM_SESSION_ERR, &pw, &m);
-	if (r != PAM_SUCCESS)
-		return r;
-	delegate(pamh, &o, pw, &m);
-	if (m.kind != HJ_MAP_CONTAINER)
-		return PAM_IGNORE;
-	r = check_container(pamh, &o, pw, &m, PAM_SESSION_ERR, &vm_pid);
-	if (r == PAM_SESSION_ERR)
-		return r;
+	if (take_answer(pamh, &o, &pw, &m, &vm_pid)) {
+		if (o.ctrl & CTRL_DEBUG)
+			pam_syslog(pamh, LOG_DEBUG,
+				   "%s: the account step's answer: container "
+				   "%s (%s:%u)",
+				   pw->pw_name, m.name, m.file, m.line);
+		delegate(pamh, &o, pw, &m);
+		r = PAM_SUCCESS;
+	} else {
+		r = resolve(pamh, &o, PAM_SESSION_ERR, &pw, &m);
+		if (r != PAM_SUCCESS)
+			return r;
+		delegate(pamh, &o, pw, &m);
+		if (m.kind != HJ_MAP_CONTAINER)
+			return PAM_IGNORE;
+		r = check_container(pamh, &o, pw, &m, PAM_SESSION_ERR, &vm_pid);
+		if (r == PAM_SESSION_ERR)
+			return r;
+	}
 	if (export_mapping(pamh, pw, &m) != PAM_SUCCESS) {
 		audit(pamh, "deny", &m, pw, vm_pid, "environment", false);
 		return PAM_SESSION_ERR;

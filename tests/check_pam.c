@@ -217,6 +217,72 @@ START_TEST(test_mapped)
 }
 END_TEST
 
+static int write_file(const char *name, mode_t mode, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* reuse.conf maps u_mapped to CGROUP (its file is replaced) */
+static void reuse_conf(const char *cgroup)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/reuse.conf", dir);
+	ck_assert(unlink(path) == 0 || errno == ENOENT);
+	ck_assert_int_eq(write_file("reuse.conf", 0644, "%s /%s name=web1\n",
+				    u_mapped, cgroup),
+			 0);
+}
+
+/*
+ * The session step takes the account step's answer in the same PAM
+ * transaction, for the same user only: neither the file nor the
+ * container is read again (hijack-shell checks again).
+ */
+START_TEST(test_session_reuses_account)
+{
+	struct pam_conv c = { conv, NULL };
+	char confdir[64], cg[128];
+	pam_handle_t *pamh = NULL;
+
+	snprintf(confdir, sizeof(confdir), "%s/pam.d", dir);
+	reuse_conf(cg_ctr);
+	ck_assert_int_eq(pam_start_confdir("hjt-reuse", u_mapped, &c, confdir,
+					   &pamh),
+			 PAM_SUCCESS);
+	ck_assert_int_eq(pam_acct_mgmt(pamh, 0), PAM_SUCCESS);
+	/* the rule changes between the two steps: the account's answer */
+	reuse_conf(cg_empty);
+	ck_assert_int_eq(pam_open_session(pamh, 0), PAM_SUCCESS);
+	getenv_into(pamh, "HIJACK_CGROUP", cg, sizeof(cg));
+	ck_assert_str_eq(cg, cg_ctr);
+	ck_assert_int_eq(pam_end(pamh, PAM_SUCCESS), PAM_SUCCESS);
+	read_log();
+	ck_logged("pam_hijack(hjt-reuse:session): %s: the account step's "
+		  "answer: container web1",
+		  u_mapped);
+
+	/* a session step alone reads the file: refused */
+	pamh = NULL;
+	ck_assert_int_eq(pam_start_confdir("hjt-reuse", u_mapped, &c, confdir,
+					   &pamh),
+			 PAM_SUCCESS);
+	ck_assert_int_eq(pam_open_session(pamh, 0), PAM_SESSION_ERR);
+	ck_assert_int_eq(pam_end(pamh, PAM_SESSION_ERR), PAM_SUCCESS);
+
+	/* another PAM user by the session step: resolved for that user */
+	reuse_conf(cg_ctr);
+	pamh = NULL;
+	ck_assert_int_eq(pam_start_confdir("hjt-reuse", u_mapped, &c, confdir,
+					   &pamh),
+			 PAM_SUCCESS);
+	ck_assert_int_eq(pam_acct_mgmt(pamh, 0), PAM_SUCCESS);
+	ck_assert_int_eq(pam_set_item(pamh, PAM_USER, u_group), PAM_SUCCESS);
+	ck_assert_int_eq(pam_open_session(pamh, 0), IGNORED);
+	getenv_into(pamh, "HIJACK_CGROUP", cg, sizeof(cg));
+	ck_assert_str_eq(cg, "(unset)");
+	ck_assert_int_eq(pam_end(pamh, PAM_SUCCESS), PAM_SUCCESS);
+}
+END_TEST
+
 START_TEST(test_group_mapped)
 {
 	struct outcome o;
@@ -625,6 +691,9 @@ static int setup(void)
 		 "conf=%s/hijack.conf audit=optional audit=bogus", dir);
 	if (service("hjt-audit", args))
 		return -1;
+	snprintf(args, sizeof(args), "conf=%s/reuse.conf debug", dir);
+	if (service("hjt-reuse", args))
+		return -1;
 	snprintf(args, sizeof(args), "conf=%s/v1.conf", dir);
 	if (service("hjt-v1", args))
 		return -1;
@@ -694,6 +763,7 @@ static Suite *pam_suite(void)
 	tcase_add_checked_fixture(tc, log_reader_start, NULL);
 	tcase_add_test(te, test_mapped);
 	tcase_add_test(te, test_group_mapped);
+	tcase_add_test(te, test_session_reuses_account);
 	suite_add_tcase(s, te);
 	tcase_set_tags(tv1, "pidfd");
 	tcase_add_checked_fixture(tv1, log_reader_start, NULL);
