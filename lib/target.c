@@ -362,8 +362,8 @@ static int open_procs(int fd, bool is_dir, char *name, size_t size)
 		dfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	} else {
 		dfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-		if (dfd >= 0 && (fstat(fd, &a) || fstat(dfd, &b) ||
-				 a.st_dev != b.st_dev)) {
+		if (dfd >= 0 &&
+		    (fstat(fd, &a) || fstat(dfd, &b) || a.st_dev != b.st_dev)) {
 			close(dfd);
 			return -EBADF;
 		}
@@ -900,6 +900,26 @@ static int outermost(const struct subtree *s, size_t *which)
 	return found ? 0 : -ESRCH;
 }
 
+/*
+ * A container has a root directory of its own.  An init in mount and pid
+ * namespaces of its own whose root is still ours (`unshare --mount
+ * --pid` without pivot_root or chroot leaves it so) would hand the
+ * session the host's files: -EXDEV, no container.  The magic link is
+ * only stat()ed, nothing beneath it is looked up.
+ */
+static int root_of_its_own(pid_t pid)
+{
+	struct stat theirs, ours;
+	char path[32];
+
+	snprintf(path, sizeof(path), "/proc/%d/root", (int)pid);
+	if (stat(path, &theirs) || stat("/", &ours))
+		return -errno;
+	if (theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino)
+		return -EXDEV;
+	return 0;
+}
+
 static int login_pick_once(int topfd, bool v2, int mydepth, struct hj_target *t)
 {
 	struct subtree *s;
@@ -936,6 +956,8 @@ static int login_pick_once(int topfd, bool v2, int mydepth, struct hj_target *t)
 	if (!r &&
 	    (t->ns_differ & (HJ_NS_MNT | HJ_NS_PID)) != (HJ_NS_MNT | HJ_NS_PID))
 		r = -EXDEV;
+	if (!r)
+		r = root_of_its_own(t->pid);
 	/* still a member of the cgroup it was found in, now it is pinned? */
 	if (!r) {
 		fd = openat(in->dirfd, "cgroup.procs",

@@ -107,13 +107,14 @@ fi
 out=$("$HS" --check "$A")
 like "an unconfined init: the host's bounding set, nothing else" "$out" \
 	"^confinement: bounding set $(awk '/^CapBnd:/ { print $2 }' /proc/$INIT/status), no_new_privs no, seccomp none$"
-mkdir -p "$D/cbin"; cp "$top_builddir/tests/helpers/hj-confined" "$D/cbin/"
-CT_WRAP="$D/cbin/hj-confined -n -f 2" CT_COMM=sleep ct_start conf1 conf1 ||
+make_rootfs "$D/rconf" conf
+cp "$top_builddir/tests/helpers/hj-confined" "$D/rconf/bin/"
+CT_WRAP="/bin/hj-confined -n -f 2" CT_COMM=sleep ct_start conf1 conf1 "$D/rconf" ||
 	bail_out "conf1"
 rules "$A	$HJ_RUN/conf1	name=conf1"
 chk "an init with a bounding set, no_new_privs and two filters" 0 \
 	"^confinement: bounding set 00000000a80425fb, no_new_privs yes, seccomp filters copied \(2\)$"
-CT_WRAP="$D/cbin/hj-confined -S" CT_COMM=hj-confined ct_start conf2 conf2 ||
+CT_WRAP="/bin/hj-confined -S" CT_COMM=hj-confined ct_start conf2 conf2 "$D/rconf" ||
 	bail_out "conf2"
 rules "$A	$HJ_RUN/conf2	name=conf2"
 chk "an init in seccomp strict mode" 1 "^PROBLEM: container conf2: its init runs in seccomp strict mode: logins are refused$"
@@ -124,6 +125,23 @@ rules "$A	$HJ_RUN/hostonly	name=fake"
 chk "a host cgroup, not a container" 1 "^PROBLEM: container fake \(cgroup $HJ_RUN/hostonly\): the cgroup holds no container, only host processes: logins are refused"
 rules "$A	$HJ_RUN/hostonly	name=fake stopped=host"
 chk "a host cgroup, stopped=host: refused, not the host" 1 "^PROBLEM: container fake \(cgroup $HJ_RUN/hostonly\): the cgroup holds no container, only host processes: logins are refused"
+
+# mount and pid namespaces of its own, but the host's root directory
+# (unshare without pivot_root or chroot): the session would see the
+# host's files, so no container either
+cg_create hostroot || bail_out "hostroot"
+(
+	for h in $(hj_hierarchies); do
+		echo "$BASHPID" > "$(cg_path "$h" hostroot)/cgroup.procs" || exit 1
+	done
+	exec unshare --fork --pid --mount --uts --ipc --net --mount-proc \
+		--propagation private sleep 1000000
+) </dev/null >/dev/null 2>&1 &
+HJ_PIDS+=("$!")
+HR=$(wait_init "$!") || bail_out "hostroot init"
+HJ_PIDS+=("$HR")
+rules "$A	$HJ_RUN/hostroot	name=hr"
+chk "own namespaces, the host's root: not a container" 1 "^PROBLEM: container hr \(cgroup $HJ_RUN/hostroot\): the cgroup holds no container, only host processes: logins are refused"
 
 # the init in a child cgroup (systemd's init.scope): named with its cgroup
 ct_start sysd/x sysd || bail_out "no container"

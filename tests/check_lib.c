@@ -676,14 +676,19 @@ static pid_t first_child(pid_t pid)
 	return -1;
 }
 
+/* start_container(): keep the host's root (unshare without a chroot) */
+#define HOST_ROOT 0x1
+
 /*
  * A container as runtimes make one: a helper that unshares @flags (pid
  * namespace at least) and stays on the host, and its child, pid 1 of the
- * new pid namespace.  With @nest the init starts a container of its own
+ * new pid namespace, with a root of its own (chroot to /tmp) unless
+ * HOST_ROOT.  With @nest the init starts a container of its own
  * (a nested pid namespace).  Returns the init; the helper in *helper.
  */
 static pid_t start_container(int flags, bool nest, pid_t *helper)
 {
+	bool host_root = flags & HOST_ROOT;
 	pid_t pid, init = 0;
 	int p[2];
 
@@ -692,22 +697,32 @@ static pid_t start_container(int flags, bool nest, pid_t *helper)
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		pid_t c;
+		int q[2];
+		char x;
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (unshare(flags))
+		if (unshare(flags & ~HOST_ROOT))
 			_exit(1);
 		if ((flags & CLONE_NEWNS) &&
 		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 			_exit(1);
+		if (pipe(q))
+			_exit(1);
 		c = fork();
 		if (c == 0) {
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (!host_root && chroot("/tmp"))
+				_exit(1);
+			/* ready: the root is its own */
+			if (write(q[1], "x", 1) != 1)
+				_exit(1);
 			if (nest && !unshare(CLONE_NEWPID) && fork() == 0)
 				pause();
 			pause();
 			_exit(0);
 		}
-		if (write(p[1], &c, sizeof(c)) != sizeof(c))
+		if (c < 0 || read(q[0], &x, 1) != 1 ||
+		    write(p[1], &c, sizeof(c)) != sizeof(c))
 			_exit(1);
 		waitpid(c, NULL, 0);
 		_exit(0);
@@ -800,6 +815,17 @@ static void tree_case(bool v2)
 	move_to(sub2, init2);
 	ck_assert_int_eq(hj_target_from_cgroup_spec(name, &t), -ENOTUNIQ);
 	ck_assert_int_eq(t.pidfd, -1);
+	stop(helper2, init2);
+
+	/* mount and pid namespaces of its own, but the host's root */
+	init2 = start_container(CLONE_NEWPID | CLONE_NEWNS | HOST_ROOT, false,
+				&helper2);
+	move_to(sub2, init2);
+	stop(helper, init);
+	ck_assert_int_eq(hj_target_from_cgroup_spec(name, &t), -EXDEV);
+	ck_assert_int_eq(t.pidfd, -1);
+	init = start_container(CLONE_NEWPID | CLONE_NEWNS, false, &helper);
+	move_to(sub, init);
 	stop(helper2, init2);
 
 	/* a pid namespace without a mount namespace of its own: the host */

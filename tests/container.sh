@@ -13,8 +13,10 @@
 #                                     (all started by the test), rmdir them
 HJ_RUN=${2:-none}
 . "$(dirname "$0")/lib.sh"
-# what this script starts outlives it: only its temporary directory goes
+# what this script starts outlives it: only its temporary directory goes;
+# the containers' root directories stay until "stop"
 trap 'rm -rf "$HJ_TMP"' EXIT
+CT_ROOTFS_BASE=/tmp/hjtest.ct-$HJ_RUN
 
 case ${1-} in
 start)
@@ -35,6 +37,7 @@ stop)
 		sleep 0.05
 	done
 	cg_remove_all
+	rm -rf "$CT_ROOTFS_BASE"
 	;;
 *)
 	echo "usage: $0 start RUN NAME HOST | create RUN NAME | stop RUN |" \

@@ -162,7 +162,9 @@ asan_preload() {
 }
 
 # ct_start NAME HOSTNAME [ROOTFS]: a container in cgroup NAME, new
-# pid/mnt/uts/ipc/net/cgroup namespaces, optionally pivoted into ROOTFS.
+# pid/mnt/uts/ipc/net/cgroup namespaces, pivoted into ROOTFS (default: a
+# fresh make_rootfs under $CT_ROOTFS_BASE, else $HJ_TMP: a container
+# has a root of its own, or a login refuses it).
 # Sets CT_HELPER (the unshare process, listed first in the cgroup) and
 # CT_INIT (pid 1 of the container), and remembers both for cleanup.
 # With CT_WRAP="CMD ARGS..." the init runs through CMD (inside the
@@ -171,11 +173,11 @@ asan_preload() {
 ct_start() {
 	local name=$1 host=$2 rootfs=${3:-} h inner
 	cg_create "$name" || return 1
-	if [ -n "$rootfs" ]; then
-		inner="mount --make-rprivate / && mount --bind '$rootfs' '$rootfs' && cd '$rootfs' && pivot_root . oldroot && exec /bin/busybox sh -c 'mount -t proc proc /proc; umount -l /oldroot; hostname $host; exec ${CT_WRAP:+$CT_WRAP }sleep 1000000'"
-	else
-		inner="mount -t proc proc /proc && hostname $host && exec ${CT_WRAP:+$CT_WRAP }sleep 1000000"
+	if [ -z "$rootfs" ]; then
+		rootfs=${CT_ROOTFS_BASE:-$HJ_TMP}/ct-${name//\//-}
+		make_rootfs "$rootfs" "$host" || return 1
 	fi
+	inner="mount --make-rprivate / && mount --bind '$rootfs' '$rootfs' && cd '$rootfs' && pivot_root . oldroot && exec /bin/busybox sh -c 'mount -t proc proc /proc; umount -l /oldroot; hostname $host; exec ${CT_WRAP:+$CT_WRAP }sleep 1000000'"
 	(
 		for h in $(hj_hierarchies); do
 			echo "$BASHPID" > "$(cg_path "$h" "$name")/cgroup.procs" || exit 1
