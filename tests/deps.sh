@@ -22,3 +22,34 @@ if [ -n "$missing" ]; then
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
+
+# docker.io (dockerd, containerd) for tests/e2e-runtimes.sh, which starts a
+# private dockerd of its own.  Installed without starting the package's
+# service: with no systemd its init script would start a host dockerd that
+# writes iptables rules.  invoke-rc.d asks /usr/sbin/policy-rc.d first, and
+# exit status 101 is "action forbidden by policy" (init-system-helpers,
+# README.policy-rc.d); a temporary one of ours, only when none is there.
+DOCKER_PKGS="docker.io containerd"
+missing=""
+for p in $DOCKER_PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "deps: installing$missing (services not started)"
+	export DEBIAN_FRONTEND=noninteractive
+	policy=""
+	if [ ! -e /usr/sbin/policy-rc.d ] && [ ! -L /usr/sbin/policy-rc.d ]; then
+		policy=/usr/sbin/policy-rc.d
+		trap 'rm -f "$policy"' EXIT
+		printf '#!/bin/sh\n# tests/deps.sh: no service starts during its install\nexit 101\n' > "$policy"
+		chmod 755 "$policy"
+	fi
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	if [ -n "$policy" ]; then
+		rm -f "$policy"
+		trap - EXIT
+	fi
+fi
