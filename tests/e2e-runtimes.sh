@@ -111,6 +111,9 @@ lxc.net.0.type = empty
 lxc.apparmor.profile = unconfined
 lxc.mount.auto = proc:mixed sys:ro cgroup:mixed
 lxc.autodev = 1
+# a devpts instance of its own, as Debian's common.conf (lxc.pty.max =
+# 1024) gives every templated container; without it LXC mounts none
+lxc.pty.max = 16
 lxc.init.cmd = /bin/sleep 100000
 EOF
 	cg_created_by_us lxc.pivot
@@ -303,6 +306,11 @@ for rt in $RUNTIMES; do
 	nf=$(awk '$1 == "Seccomp_filters:" { print $2 }' <<<"$st")
 	check "$rt: at least the init's $(awk '$1 == "Seccomp_filters:" { print $2 }' /proc/$i/status) seccomp filters" \
 		test "${nf:-0}" -ge "$(awk '$1 == "Seccomp_filters:" { print $2 }' /proc/$i/status)"
+	# a terminal from the container's own devpts (hijack-shell(8))
+	out=$(s "$u" -tt 'tty; stat -c %d "$(tty)"' </dev/null 2>/dev/null | tr -d '\r')
+	like "$rt: ssh -t: tty names a terminal (/dev/pts/N)" "$(sed -n 1p <<<"$out")" '^/dev/pts/[0-9]+$'
+	is "$rt: ... of the container's own devpts" "$(sed -n 2p <<<"$out")" \
+		"$(stat -c %d "/proc/$i/root/dev/pts")"
 	out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG "$HS" --check "$u")
 	rc=$?
 	like "$rt: --check picks the container init (pid $i)" "$out" "task: +pid $i \(container init\) in .*${CGDIR[$rt]}$"
