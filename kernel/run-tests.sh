@@ -98,6 +98,8 @@ snapshot_series() {
 	rm -rf "$SERIES"
 	mkdir -p "$SERIES"
 	cp "$HERE"/patches/*.patch "$SERIES/"
+	# the cover letter (0000) is mail, not a patch to apply
+	rm -f "$SERIES"/0000-cover-letter.patch
 	SERIES_HASH=$(series_hash)
 }
 

@@ -32,16 +32,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define HIJACK_PID	1
-#define HIJACK_CGROUP	2
-#define HIJACK_PIDFD	3
+#include "guest.h"
 
 #define CG_V1	"/sys/fs/cgroup/pids"
-#define CG_V2	"/sys/fs/cgroup/unified"
-#define UNPRIV_UID	1000
-
-static long hijack_nr = -1;
-static int passed, failed;
 
 /* What a hijacked child saw, sent back to the caller through a pipe. */
 struct observed {
@@ -69,73 +62,12 @@ struct container {
 	pid_t init;	/* pid 1 of the container, host pid */
 };
 
-static void report(const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!fmt) {
-		printf("PASS %s\n", name);
-		passed++;
-	} else {
-		printf("FAIL %s: ", name);
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-		printf("\n");
-		failed++;
-	}
-	fflush(stdout);
-}
-
 static double now_us(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static long hijack(unsigned long flags, int which, unsigned long id)
-{
-	return syscall(hijack_nr, flags, which, id);
-}
-
-static int read_file(const char *path, char *buf, size_t size)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
-
-static int write_file(const char *path, const char *s)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
-
-static int join_cgroup(const char *dir, pid_t pid)
-{
-	char path[256], buf[32];
-
-	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	snprintf(buf, sizeof(buf), "%d", pid);
-	return write_file(path, buf);
 }
 
 static ino_t ns_ino(pid_t pid, const char *ns)

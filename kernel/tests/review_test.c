@@ -39,120 +39,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#define HIJACK_PID	1
-#define HIJACK_CGROUP	2
-#define HIJACK_PIDFD	3
+#include "guest.h"
 
-#define CG_V2		"/sys/fs/cgroup/unified"
 #define CG_FREEZER	"/sys/fs/cgroup/freezer"
-#define UNPRIV_UID	1000
 #define TIMENS_OFFSET	86400
-
-static long hijack_nr = -1;
-static int passed, failed;
-
-static void report(const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!fmt) {
-		printf("PASS %s\n", name);
-		passed++;
-	} else {
-		printf("FAIL %s: ", name);
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-		printf("\n");
-		failed++;
-	}
-	fflush(stdout);
-}
-
-static long hijack(unsigned long flags, int which, unsigned long id)
-{
-	return syscall(hijack_nr, flags, which, id);
-}
-
-static int read_file(const char *path, char *buf, size_t size)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
-
-static int write_file(const char *path, const char *s)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
-
-static int join_cgroup(const char *dir, pid_t pid)
-{
-	char path[256], buf[32];
-
-	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	snprintf(buf, sizeof(buf), "%d", pid);
-	return write_file(path, buf);
-}
 
 static pid_t clone_ns(unsigned long flags)
 {
 	return syscall(SYS_clone, flags | SIGCHLD, 0, NULL, NULL, 0);
-}
-
-static void reap(pid_t pid)
-{
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, __WALL);
-	}
-}
-
-/* A process that waits for SIGKILL. */
-static pid_t sleeper(void)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		for (;;)
-			pause();
-	}
-	return pid;
-}
-
-/* hijack() and return 0 or the errno; the child exits with @child_fn's value. */
-static int hijack_run(int which, unsigned long id, int (*child_fn)(void *),
-		      void *arg, int *child_status)
-{
-	long ret = hijack(SIGCHLD, which, id);
-	int status;
-
-	if (ret == 0)
-		_exit(child_fn ? child_fn(arg) : 0);
-	if (ret < 0)
-		return errno;
-	if (waitpid(ret, &status, 0) != ret)
-		return ECHILD;
-	if (child_status)
-		*child_status = status;
-	return 0;
 }
 
 /*

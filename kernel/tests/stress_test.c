@@ -28,83 +28,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#define HIJACK_PID	1
-#define HIJACK_CGROUP	2
-#define HIJACK_PIDFD	3
+#include "guest.h"
 
 #define CG	"/sys/fs/cgroup/unified"
 #define ST	CG "/stress"
 
-static long hijack_nr = -1;
-static int passed, failed;
-
 struct counts {
 	long ok, esrch, other, outside, last_errno;
 };
-
-static void report(const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!fmt) {
-		printf("PASS %s\n", name);
-		passed++;
-	} else {
-		printf("FAIL %s: ", name);
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-		printf("\n");
-		failed++;
-	}
-	fflush(stdout);
-}
-
-static int read_file(const char *path, char *buf, size_t size)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
-
-static int write_file(const char *path, const char *s)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
-
-static int join_cgroup(const char *dir, pid_t pid)
-{
-	char path[256], buf[32];
-
-	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	snprintf(buf, sizeof(buf), "%d", pid);
-	return write_file(path, buf);
-}
-
-static void reap(pid_t pid)
-{
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-	}
-}
 
 /* A target that execs itself over and over: same pid, new program. */
 static void exec_loop(char *self)

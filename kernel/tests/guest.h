@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the guest tests share: results, the system call, files, cgroups and
+ * helper processes.  run-tests.sh builds each test file on its own
+ * (gcc -static), so everything here is static inline.
+ */
+#ifndef HIJACK_GUEST_H
+#define HIJACK_GUEST_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define HIJACK_PID 1
+#define HIJACK_CGROUP 2
+#define HIJACK_PIDFD 3
+
+#define CG_V1_PIDS "/sys/fs/cgroup/pids"
+#define CG_V2 "/sys/fs/cgroup/unified"
+#define UNPRIV_UID 1000
+
+static long hijack_nr = -1;
+static int passed, failed;
+
+static inline void report(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!fmt) {
+		printf("PASS %s\n", name);
+		passed++;
+	} else {
+		printf("FAIL %s: ", name);
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		printf("\n");
+		failed++;
+	}
+	fflush(stdout);
+}
+
+static inline long hijack(unsigned long flags, int which, unsigned long id)
+{
+	return syscall(hijack_nr, flags, which, id);
+}
+
+static inline int read_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+static inline int write_file(const char *path, const char *s)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+/* Read the number from /proc/sys/kernel/hijack_syscall_nr; -1 if absent. */
+static inline int hijack_init(const char *name)
+{
+	char buf[32];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (read_file("/proc/sys/kernel/hijack_syscall_nr", buf, sizeof(buf)) <
+	    0) {
+		report(name, "%m");
+		return -1;
+	}
+	hijack_nr = atol(buf);
+	return 0;
+}
+
+static inline int join_cgroup(const char *dir, pid_t pid)
+{
+	char path[256], buf[32];
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	snprintf(buf, sizeof(buf), "%d", pid);
+	return write_file(path, buf);
+}
+
+static inline void reap(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, __WALL);
+	}
+}
+
+/* A process that waits for SIGKILL. */
+static inline pid_t sleeper(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+/* Drop to @uid (groups and gid too), staying ptrace-able by that uid. */
+static inline int become(uid_t uid)
+{
+	if (syscall(SYS_setgroups, 0, NULL) < 0 || setgid(uid) < 0 ||
+	    setuid(uid) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * hijack() and return 0 or the errno; the child exits with @child_fn's
+ * value, which lands in *@child_status.
+ */
+static inline int hijack_run(int which, unsigned long id,
+			     int (*child_fn)(void *), void *arg,
+			     int *child_status)
+{
+	long ret = hijack(SIGCHLD, which, id);
+	int status;
+
+	if (ret == 0)
+		_exit(child_fn ? child_fn(arg) : 0);
+	if (ret < 0)
+		return errno;
+	if (waitpid(ret, &status, 0) != ret)
+		return ECHILD;
+	if (child_status)
+		*child_status = status;
+	return 0;
+}
+
+#endif /* HIJACK_GUEST_H */
