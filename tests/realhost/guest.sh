@@ -142,6 +142,16 @@ session_gone() { # USER ID
 
 # the README's query (--input-logs: stdin is not a terminal here, and
 # ausearch would read it instead of the logs)
+# the AppArmor label of USER's `sleep 9` (a session's), as the host sees it
+label_of() { # USER
+	local p=
+	for _ in $(seq 20); do
+		p=$(pgrep -u "$1" -n -f '^sleep 9$') && break
+		sleep 0.5
+	done
+	[ -n "$p" ] && cat "/proc/$p/attr/current"
+}
+
 audit_count() { # PID NAME
 	ausearch --input-logs -m VIRT_CONTROL --vm-name "$2" 2>/dev/null |
 		grep -E "vm=\"?$2\"? vm-pid=$1 .*res=success" | grep -c 'op=start'
@@ -151,17 +161,39 @@ image_tar() {
 	tar -C /srv/web1/rootfs -c .
 }
 
-# -- docker (docker.io, systemd cgroup driver): a slice of its own
-#    (--cgroup-parent), the scope docker-<id>.scope beneath it
-rt_docker_start() {
-	systemctl start docker || return 1
-	docker image inspect web1 >/dev/null 2>&1 ||
-		image_tar | docker import - web1 >/dev/null || return 1
-	docker run -d --name webdocker --hostname web-docker --network none \
-		--cgroup-parent=webdocker.slice web1 sleep infinity >/dev/null
+# The first `code` span of the README that contains STRING (fixed).
+readme_span() {
+	grep -o '`[^`]*`' "$README" | grep -F -- "$1" | head -n1 | tr -d '`' | sed 's/\\|/|/g'
 }
-rt_docker_pid() { docker inspect -f '{{.State.Pid}}' webdocker; }
-rt_docker_stop() { docker rm -f webdocker >/dev/null; }
+# The rule's WHERE of the README's runtime table, row ROW (the start of
+# its first cell): the first code span of its last cell.
+readme_where() { # ROW
+	grep -F -- "| $1" "$README" | head -n1 | sed 's/\\|/\x01/g' |
+		awk -F' [|] ' '{ print $NF }' | grep -o '`[^`]*`' | head -n1 | tr -d '`'
+}
+# the --hostname of the README's start command that contains STRING
+readme_hostname() { # STRING
+	readme_span "$1" | grep -oE -- '--hostname[= ][^ ]+' | head -n1 | sed 's/--hostname[= ]//'
+}
+
+# -- docker (docker.io, systemd cgroup driver): the README's import and
+#    run, literally: a slice of its own (--cgroup-parent), the scope
+#    docker-<id>.scope beneath it
+rt_docker_start() {
+	local cmd
+	systemctl start docker || return 1
+	cd /srv/web1 || return 1
+	if ! docker image inspect web1 >/dev/null 2>&1; then
+		cmd=$(readme_span 'docker import')
+		echo "+ $cmd"
+		eval "$cmd" >/dev/null || return 1
+	fi
+	cmd=$(readme_code 'docker run -d')
+	echo "+ $cmd"
+	[ -n "$cmd" ] && eval "$cmd" >/dev/null
+}
+rt_docker_pid() { docker inspect -f '{{.State.Pid}}' web1; }
+rt_docker_stop() { docker rm -f web1 >/dev/null; }
 
 # -- podman, rootful (crun, systemd manager): the README's import, then
 #    a slice of its own; the init is in libpod-<id>.scope/container
@@ -174,24 +206,137 @@ rt_podman_start() {
 rt_podman_pid() { podman inspect -f '{{.State.Pid}}' webpodman; }
 rt_podman_stop() { podman rm -f -t 0 webpodman >/dev/null; }
 
-# -- systemd-nspawn, registered with machined: machine-<name>.scope,
-#    the init in its payload child
-rt_nspawn_start() {
-	# A payload without systemd gets nspawn's legacy layout, a hidden
-	# name=systemd v1 hierarchy beside cgroup2 that a session does not
-	# join; a systemd payload (>= 232) gets the unified one, as here.
-	systemd-run -q --unit=nspawn-webnspawn \
-		-E SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1 systemd-nspawn -q \
-		-D /srv/web1/rootfs -M webnspawn --hostname=web-nspawn \
-		--private-network /bin/sleep infinity || return 1
+# -- systemd-nspawn, registered with machined: the README's command,
+#    literally (machine web1); machine-<name>.scope, the init in its
+#    payload child
+nspawn_wait() { # MACHINE
 	for _ in $(seq 60); do
-		machinectl show webnspawn -p Leader --value >/dev/null 2>&1 && return 0
+		machinectl show "$1" -p Leader --value >/dev/null 2>&1 && return 0
 		sleep 0.5
 	done
 	return 1
 }
-rt_nspawn_pid() { machinectl show webnspawn -p Leader --value; }
-rt_nspawn_stop() { machinectl terminate webnspawn; }
+rt_nspawn_start() {
+	local cmd
+	cmd=$(readme_code 'systemd-run --unit=web1')
+	echo "+ $cmd"
+	[ -n "$cmd" ] && eval "$cmd" || return 1
+	nspawn_wait web1
+}
+rt_nspawn_pid() { machinectl show web1 -p Leader --value; }
+rt_nspawn_stop() { machinectl terminate web1; }
+
+# -- systemd-nspawn again, the same command without the README's
+#    SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1: a payload without systemd (busybox)
+#    then gets nspawn's legacy layout on this pure cgroup2 host
+#    (systemd 252 nspawn.c, detect_unified_cgroup_hierarchy_from_image:
+#    no systemd >= 230 in the image, CGROUP_UNIFIED_NONE), a named
+#    name=systemd v1 hierarchy the host never mounts
+rt_nsv1_start() {
+	systemd-run -q --unit=webnsv1 systemd-nspawn -q -D /srv/web1/rootfs \
+		-M webnsv1 --hostname=web-nsv1 --private-network /bin/sleep infinity || return 1
+	nspawn_wait webnsv1
+}
+rt_nsv1_pid() { machinectl show webnsv1 -p Leader --value; }
+rt_nsv1_stop() { machinectl terminate webnsv1; }
+# the session's cgroup2 line, and its named hierarchies (and the init's)
+cg_lines() { # PID
+	grep -v '^0::' "/proc/$1/cgroup" | tr '\n' ' '
+}
+
+# -- LXC, systemd inside (Debian's own packages, built into the image by
+#    image.sh): lxc.payload.<name> is the cgroup lxc makes for the
+#    container and removes when it stops; systemd puts itself in
+#    init.scope below it.  The container's config as lxc-create's debian
+#    template writes it (common.conf), without the network.
+LXC_R=/var/lib/lxc/weblxc/rootfs
+rt_lxc_start() {
+	local u uid gid
+	[ -x $LXC_R/lib/systemd/systemd ] || { echo "no rootfs at $LXC_R"; return 1; }
+	cat >/var/lib/lxc/weblxc/config <<-EOF
+		lxc.include = /usr/share/lxc/config/common.conf
+		lxc.uts.name = web-lxc
+		lxc.rootfs.path = dir:$LXC_R
+		lxc.net.0.type = empty
+		lxc.apparmor.profile = generated
+		lxc.apparmor.allow_nesting = 0
+	EOF
+	echo web-lxc >$LXC_R/etc/hostname
+	u=rhlxc
+	if id -u $u >/dev/null 2>&1 && ! grep -q "^$u:" $LXC_R/etc/passwd; then
+		uid=$(id -u $u) gid=$(id -g $u)
+		echo "$u:x:$uid:$gid::/home/$u:/bin/sh" >>$LXC_R/etc/passwd
+		echo "$u:x:$gid:" >>$LXC_R/etc/group
+		mkdir -p $LXC_R/home/$u && chown "$uid:$gid" $LXC_R/home/$u
+	fi
+	lxc-start -n weblxc </dev/null >/dev/null 2>&1 || return 1
+	# systemd in init.scope, the hostname set: what a login must equal
+	for _ in $(seq 120); do
+		grep -q '^0::/lxc.payload.weblxc/init.scope$' "/proc/$(rt_lxc_pid)/cgroup" 2>/dev/null &&
+			[ "$(nsenter -t "$(rt_lxc_pid)" -u hostname 2>/dev/null)" = web-lxc ] && return 0
+		sleep 0.5
+	done
+	echo "systemd not up: $(rt_lxc_pid) $(cat "/proc/$(rt_lxc_pid)/cgroup")"
+	return 1
+}
+rt_lxc_pid() { lxc-info -n weblxc -p -H; }
+rt_lxc_stop() { lxc-stop -n weblxc -k; }
+rt_lxc_restart() { rt_lxc_stop && rt_lxc_start; }
+
+# -- podman with systemd: quadlet's web1.container needs podman >= 4.4;
+#    without /usr/libexec/podman/quadlet (Debian 12 has 4.3), the
+#    equivalent unit of `podman generate systemd --new`, the container
+#    created with quadlet's --cgroups=split so that it lives in the
+#    unit's cgroup (system.slice/webquad.service), as quadlet's does
+QUADLET=/usr/libexec/podman/quadlet
+rt_quadlet_kind() {
+	if [ -x $QUADLET ]; then echo quadlet; else echo "generate systemd --new (no $QUADLET, podman $(podman --version | awk '{print $3}'))"; fi
+}
+rt_quadlet_start() {
+	podman image exists localhost/web1 ||
+		(cd /srv/web1 && eval "$(readme_code 'tar -C rootfs -c')") || return 1
+	if [ ! -f /etc/systemd/system/webquad.service ] &&
+		[ ! -f /etc/containers/systemd/webquad.container ]; then
+		if [ -x $QUADLET ]; then
+			mkdir -p /etc/containers/systemd
+			printf '[Container]\nImage=localhost/web1\nContainerName=webquad\nHostName=web-quad\nNetwork=none\nExec=sleep infinity\n' \
+				>/etc/containers/systemd/webquad.container
+		else
+			podman create -q --name webquad --hostname web-quad --network none \
+				--cgroups=split localhost/web1 sleep infinity >/dev/null || return 1
+			(cd /etc/systemd/system && podman generate systemd --new --files --name webquad) >/dev/null || return 1
+			mv /etc/systemd/system/container-webquad.service /etc/systemd/system/webquad.service
+			podman rm webquad >/dev/null
+			# what quadlet writes, and generate systemd does not: it
+			# replaces --cgroups=split with --cgroups=no-conmon, and
+			# the container then lives in machine.slice/libpod-<id>.scope,
+			# outside the unit (its cgroup holds conmon alone)
+			sed -i -e 's/^\[Service\]/[Service]\nDelegate=yes/' \
+				-e 's/--cgroups=no-conmon/--cgroups=split/' /etc/systemd/system/webquad.service
+		fi
+		systemctl daemon-reload
+	fi
+	systemctl start webquad.service
+}
+rt_quadlet_pid() { podman inspect -f '{{.State.Pid}}' webquad; }
+rt_quadlet_stop() { systemctl stop webquad.service; }
+rt_quadlet_restart() { systemctl restart webquad.service; }
+rt_quadlet_unit() { cat /etc/systemd/system/webquad.service 2>/dev/null; }
+# the unit of `podman generate systemd --new` as it comes (no quadlet):
+# --cgroups=no-conmon, the container outside the unit's cgroup
+rt_quadlet0_start() {
+	if [ ! -f /etc/systemd/system/webquad0.service ]; then
+		podman create -q --name webquad0 --hostname web-quad0 --network none \
+			localhost/web1 sleep infinity >/dev/null || return 1
+		(cd /etc/systemd/system && podman generate systemd --new --files --name webquad0) >/dev/null || return 1
+		mv /etc/systemd/system/container-webquad0.service /etc/systemd/system/webquad0.service
+		podman rm webquad0 >/dev/null
+		systemctl daemon-reload
+	fi
+	systemctl start webquad0.service
+}
+rt_quadlet0_pid() { podman inspect -f '{{.State.Pid}}' webquad0; }
+rt_quadlet0_stop() { systemctl stop webquad0.service; }
 
 # -- runc with linux.cgroupsPath: the README's bundle and command
 rt_runc_start() {

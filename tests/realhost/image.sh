@@ -9,7 +9,12 @@
 
 RH_PKGS="systemd-sysv udev linux-image-amd64 openssh-server podman crun runc
 docker.io systemd-container auditd apparmor dbus dbus-user-session uidmap
-sudo busybox-static iproute2 rsync libcap2-bin libcgroup2"
+sudo busybox-static iproute2 rsync libcap2-bin libcgroup2 lxc"
+
+# The root filesystem of the LXC container with systemd inside, built at
+# image time (the guest has no network): Debian's own packages, as
+# lxc-create's debian template would fetch them.
+RH_LXC_PKGS="systemd-sysv hostname openssh-sftp-server rsync"
 
 # Configuration of the tree, run by mmdebstrap as a customize hook with
 # the tree's path as $1 (and RH_PUBKEY in the environment).
@@ -33,6 +38,8 @@ rh_customize() {
 	chroot "$t" systemctl mask serial-getty@ttyS0.service getty@tty1.service \
 		apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer \
 		fstrim.timer man-db.timer >/dev/null 2>&1
+	# LXC: no lxcbr0 (the container has no network)
+	chroot "$t" systemctl mask lxc-net.service >/dev/null 2>&1
 	# host keys are made by the package's postinst: one image, one key set
 	rm -f "$t"/var/cache/apt/archives/*.deb
 }
@@ -49,6 +56,12 @@ rh_image() {
 		--customize-hook="$(declare -f rh_customize); RH_PUBKEY='$(cat "$RH_CACHE/id_ed25519.pub")' rh_customize \"\$1\"" \
 		bookworm "$tree" >"$RH_CACHE/mmdebstrap.log" 2>&1 ||
 		rh_die "mmdebstrap failed, see $RH_CACHE/mmdebstrap.log"
+	# the LXC container's rootfs, systemd inside, from the same mirror
+	mkdir -p "$tree/var/lib/lxc/weblxc"
+	# shellcheck disable=SC2086
+	mmdebstrap --variant=minbase --include="$(echo $RH_LXC_PKGS | tr ' ' ,)" \
+		bookworm "$tree/var/lib/lxc/weblxc/rootfs" >>"$RH_CACHE/mmdebstrap.log" 2>&1 ||
+		rh_die "mmdebstrap (the LXC rootfs) failed, see $RH_CACHE/mmdebstrap.log"
 	cp "$tree"/boot/vmlinuz-* "$RH_KERNEL.tmp"
 	cp "$tree"/boot/initrd.img-* "$RH_INITRD.tmp"
 	mke2fs -q -t ext4 -d "$tree" "$RH_IMG.tmp" 8G ||
@@ -66,7 +79,7 @@ rh_paths() {
 	[ -f "$RH_CACHE/id_ed25519" ] ||
 		ssh-keygen -q -t ed25519 -N '' -C hijack-realhost -f "$RH_CACHE/id_ed25519"
 	RH_KEY=$RH_CACHE/id_ed25519
-	key=$( (echo "$RH_PKGS"; declare -f rh_customize rh_image) | sha256sum | cut -c1-16)
+	key=$( (echo "$RH_PKGS $RH_LXC_PKGS"; declare -f rh_customize rh_image) | sha256sum | cut -c1-16)
 	RH_IMG=$RH_CACHE/debian12-$key.img
 	RH_KERNEL=$RH_CACHE/debian12-$key.vmlinuz
 	RH_INITRD=$RH_CACHE/debian12-$key.initrd

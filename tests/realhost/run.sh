@@ -24,26 +24,34 @@ require_root
 require_tools mmdebstrap qemu-system-x86_64 mke2fs ssh scp sftp rsync ss flock \
 	dpkg-buildpackage
 
-RUNTIMES=${HIJACK_REALHOST_RUNTIMES:-docker podman nspawn runc rootless}
+RUNTIMES=${HIJACK_REALHOST_RUNTIMES:-docker podman nspawn runc rootless quadlet lxc nsv1}
 # the rule of each runtime: a WHERE that outlives the container (the one
-# init beneath it is found at login), and the container's hostname
+# init beneath it is found at login), and the container's hostname; the
+# README's docker and nspawn rows give theirs (below, from the README)
 declare -A WHERE=(
-	[docker]=/webdocker.slice
 	[podman]=/webpodman.slice
-	[nspawn]=/machine.slice/machine-webnspawn.scope
 	[runc]=/ctr/web1
-	[rootless]="(user@UID.service)/webrootless.slice")
-declare -A HOSTNAME_=([docker]=web-docker [podman]=web-podman
-	[nspawn]=web-nspawn [runc]=web-runc [rootless]=web-rootless)
+	[rootless]="(user@UID.service)/webrootless.slice"
+	[quadlet]=/system.slice/webquad.service
+	[lxc]=/lxc.payload.weblxc
+	[nsv1]=/machine.slice/machine-webnsv1.scope)
+declare -A HOSTNAME_=([podman]=web-podman [runc]=web-runc
+	[rootless]=web-rootless [quadlet]=web-quad [lxc]=web-lxc [nsv1]=web-nsv1)
 # the form of the rule, for the table; RECREATE: removed and started
-# again under the same name, the same rule must land again
+# again under the same name, or RESTART: restarted (lxc-stop, lxc-start;
+# systemctl restart), the same rule must land again
 declare -A FORM=(
-	[docker]="--cgroup-parent=webdocker.slice (docker-<id>.scope below)"
+	[docker]="the README's: --cgroup-parent=web1.slice (docker-<id>.scope below)"
 	[podman]="--cgroup-parent=webpodman.slice (libpod-<id>.scope/container below)"
-	[nspawn]="machine.slice/machine-<name>.scope (init in payload/)"
+	[nspawn]="the README's: machine.slice/machine-<name>.scope (init in payload/)"
 	[runc]="linux.cgroupsPath /ctr/web1"
-	[rootless]="rootless --cgroup-parent=webrootless.slice under user@UID.service (libpod-<id>.scope/container below)")
+	[rootless]="rootless --cgroup-parent=webrootless.slice under user@UID.service (libpod-<id>.scope/container below)"
+	[quadlet]="the unit's cgroup (QUADLET)"
+	[lxc]="lxc.payload.<name>, systemd inside (init in init.scope)"
+	[nsv1]="machine.slice/machine-<name>.scope, busybox payload, no SYSTEMD_NSPAWN_UNIFIED_HIERARCHY")
 declare -A RECREATE=([docker]=1 [podman]=1 [rootless]=1)
+declare -A RESTART=([lxc]=1 [quadlet]=1)
+declare -A LIGHT=([lxc]=1 [quadlet]=1)
 declare -A TTY
 declare -A LANDED
 
@@ -157,6 +165,18 @@ echo "payload-$$" >"$HJ_TMP/payload"
 case " $RUNTIMES " in
 *" rootless "*) WHERE[rootless]=$(gs rt_rootless_where) ;;
 esac
+# the README's own rule and hostname for its docker and nspawn rows
+WHERE[docker]=$(gs readme_where docker)
+HOSTNAME_[docker]=$(gs readme_hostname "'docker run -d'")
+WHERE[nspawn]=$(gs readme_where systemd-nspawn)
+HOSTNAME_[nspawn]=$(gs readme_hostname "'systemd-run --unit='")
+for rt in docker nspawn; do
+	like "README: the $rt row names a WHERE and a hostname" \
+		"${WHERE[$rt]} ${HOSTNAME_[$rt]}" '^/[^ ]+ [^ ]+$'
+done
+case " $RUNTIMES " in
+*" quadlet "*) FORM[quadlet]=${FORM[quadlet]/QUADLET/$(gs rt_quadlet_kind)} ;;
+esac
 
 # The session's view of itself, in the container's busybox sh
 # (/proc/self: a child has the shell's namespaces, and may read its own
@@ -170,13 +190,14 @@ login_cases() {
 	got=$(u "$who" "$SELF" 2>&1)
 	is "$rt: ssh $who cmd lands in the container's hostname" \
 		"$(echo "$got" | tail -n1)" "${HOSTNAME_[$rt]}"
-	is "$rt: AppArmor label of the session = the init's" \
-		"$(echo "$got" | sed -n 1p)" "$(echo "$want" | sed -n 1p)"
+	# the session's own view of its AppArmor label (line 1) is not
+	# compared: below a stacked AppArmor namespace (LXC's generated
+	# profile) a task sees "unconfined"; the host's view is, below
 	is "$rt: namespaces of the session = the init's" \
 		"$(echo "$got" | sed -n 2,8p | tr '\n' ' ')" "$(echo "$want" | sed -n 2,8p | tr '\n' ' ')"
 	is "$rt: /proc/self/cgroup of the session = the init's (in its cgroup ns)" \
 		"$(echo "$got" | sed -n '9,$p' | sed '$d')" "$(echo "$want" | sed -n '9,$p' | sed '$d')"
-	[ "$got" = "$want" ] && LANDED[$rt]=yes
+	[ "$(echo "$got" | sed 1d)" = "$(echo "$want" | sed 1d)" ] && LANDED[$rt]=yes
 	u "$who" 'exit 42'
 	is "$rt: ssh cmd's exit status comes back" "$?" 42
 	# the terminal: tty names it, and it is of the container's devpts
@@ -186,7 +207,8 @@ login_cases() {
 		'exit 7' | timeout 60 ssh -tt "${SSHO[@]}" "$who@127.0.0.1" 2>&1)
 	rc=$?
 	is "$rt: interactive pty (ssh -tt): the shell's exit status" "$rc" 7
-	like "$rt: interactive pty: the shell runs in the container" "$got" "^${HOSTNAME_[$rt]}"$'\r'"?$"
+	# (dash prints its prompt before the output; busybox sh echoes)
+	like "$rt: interactive pty: the shell runs in the container" "$got" "^([\$#] )?${HOSTNAME_[$rt]}"$'\r'"?$"
 	t=$(echo "$got" | grep -o 'T=/[^ ]* D=[0-9]* P=[0-9]*' | head -n1)
 	like "$rt: interactive pty: tty prints /dev/pts/N" "$t" '^T=/dev/pts/[0-9]+ '
 	n=$(g stat -c %d "/proc/$pid/root/dev/pts")
@@ -196,6 +218,15 @@ login_cases() {
 	TTY[$rt]="${t%% *}, the container's devpts"
 	[ "$(echo "$t" | sed -n 's/.* D=\([0-9]*\) .*/\1/p')" = "$n" ] || TTY[$rt]="wrong: $t"
 	f=/proc/$pid/root/home/$who
+	# scp, sftp, rsync: sshd's and PAM's paths, the same for every
+	# runtime; the runtimes added for their cgroup layout skip them
+	[ "${LIGHT[$rt]:-}" = 1 ] || file_cases "$rt" "$who" "$f"
+	session_cases "$rt" "$who" "$pid" "$want"
+}
+
+# file_cases RT USER HOMEDIR: scp, sftp and rsync land in the container
+file_cases() {
+	local rt=$1 who=$2 f=$3
 	scp -q "${SSHO[@]/#-p/-P}" "$HJ_TMP/payload" "$who@127.0.0.1:via-scp" 2>/dev/null
 	is "$rt: scp lands in the container" "$(g cat "$f/via-scp" 2>&1)" "payload-$$"
 	printf 'put %s via-sftp\n' "$HJ_TMP/payload" |
@@ -203,8 +234,13 @@ login_cases() {
 	is "$rt: sftp lands in the container" "$(g cat "$f/via-sftp" 2>&1)" "payload-$$"
 	rsync -q -e "ssh ${SSHO[*]}" "$HJ_TMP/payload" "$who@127.0.0.1:via-rsync" 2>/dev/null
 	is "$rt: rsync lands in the container" "$(g cat "$f/via-rsync" 2>&1)" "payload-$$"
+}
+
+# session_cases RT USER PID WANT: pam_systemd, the label, the audit record
+session_cases() {
+	local rt=$1 who=$2 pid=$3 want=$4 n sid
 	# pam_systemd: the session's scope while logged in, none after
-	u "$who" 'sleep 8' >/dev/null 2>&1 &
+	u "$who" 'sleep 9' >/dev/null 2>&1 &
 	n=$!
 	sid=
 	for _ in $(seq 30); do
@@ -214,6 +250,8 @@ login_cases() {
 	done
 	is "$rt: pam_systemd's session scope is active during the login" \
 		"$( [ -n "$sid" ] && gs session_scope "$sid")" active
+	is "$rt: AppArmor label of the session (the host's view) = the init's" \
+		"$(gs label_of "$who")" "$(echo "$want" | sed -n 1p)"
 	wait "$n"
 	is "$rt: ... and gone after logout" "$( [ -n "$sid" ] && gs session_gone "$who" "$sid")" gone
 	n=$(gs audit_count "$pid" "${HOSTNAME_[$rt]}")
@@ -254,9 +292,32 @@ rootless_cases() {
 	gs pam_session_opt del delegate=hijack.users >/dev/null
 }
 
+# nsv1_cases USER PID: nspawn's legacy layout on pure cgroup2 (a named
+# name=systemd v1 hierarchy that no mount on the host shows): what a
+# login does there
+nsv1_cases() {
+	local who=$1 pid=$2 want got
+	want=$(gs facts "$pid")
+	got=$(u "$who" "$SELF" 2>&1)
+	NSV1=$(gs cg_lines "$pid")
+	diag "nsv1: the init's cgroups beside cgroup2: ${NSV1:-none}"
+	is "nsv1: ssh $who cmd lands in the container's hostname" \
+		"$(echo "$got" | tail -n1)" "${HOSTNAME_[nsv1]}"
+	is "nsv1: namespaces of the session = the init's" \
+		"$(echo "$got" | sed -n 2,8p | tr '\n' ' ')" "$(echo "$want" | sed -n 2,8p | tr '\n' ' ')"
+	is "nsv1: the session's cgroup2 cgroup = the init's" \
+		"$(echo "$got" | grep '^0::')" "$(echo "$want" | grep '^0::')"
+	diag "nsv1: the session's cgroups beside cgroup2: $(echo "$got" | sed -n '/^[1-9][0-9]*:/p' | tr '\n' ' ')"
+	[ "$(echo "$got" | sed 1d)" = "$(echo "$want" | sed 1d)" ] && LANDED[nsv1]=yes ||
+		LANDED[nsv1]="cgroup2 and namespaces; not the named v1 hierarchy"
+	u "$who" 'exit 42'
+	is "nsv1: ssh cmd's exit status comes back" "$?" 42
+}
+
 t1=$(date +%s)
 for rt in $RUNTIMES; do
 	who=rh$rt
+	trt=$(date +%s)
 	LANDED[$rt]=no
 	# a start that keeps ssh's descriptors (the README's runc line once
 	# did) hangs the login: 120 s, then a failure
@@ -270,9 +331,24 @@ for rt in $RUNTIMES; do
 	ok "$rt: the container starts (init pid $pid, cgroup $(g cat /proc/"$pid"/cgroup | sed -n 's/^0:://p'))"
 	gs rule "$who" "${WHERE[$rt]}" "${HOSTNAME_[$rt]}"
 	like "$rt: hijack-shell --check $who" "$(g hijack-shell --check "$who" 2>&1 | tail -n1)" '^RESULT: ok'
-	login_cases "$rt" "$who" "$pid"
+	case $rt in
+	nsv1) nsv1_cases "$who" "$pid" ;;
+	*) login_cases "$rt" "$who" "$pid" ;;
+	esac
 	[ "$rt" = rootless ] && rootless_cases "$who" plain
-	if [ "${RECREATE[$rt]:-}" = 1 ]; then
+	[ "$rt" = lxc ] && like "lxc: systemd, the init, is in init.scope below the rule's cgroup" \
+		"$(g cat /proc/"$pid"/cgroup)" "^0::${WHERE[lxc]}/init.scope\$"
+	if [ "${RESTART[$rt]:-}" = 1 ]; then
+		out=$(G_TIMEOUT=120 gs "rt_${rt}_restart" 2>&1)
+		pid2=$(gs "rt_${rt}_pid" 2>/dev/null)
+		isnt "$rt: restarted: a new init" "${pid2:-none}" "$pid"
+		want=$(gs facts "${pid2:-0}")
+		got=$(u "$who" "$SELF" 2>&1)
+		is "$rt: the same rule lands in the restarted container" \
+			"$(echo "$got" | sed 1d)" "$(echo "$want" | sed 1d)"
+		[ "$(echo "$got" | sed 1d)" = "$(echo "$want" | sed 1d)" ] || LANDED[$rt]=no
+		[ "${LANDED[$rt]}" = yes ] && LANDED[$rt]="yes, restarted too"
+	elif [ "${RECREATE[$rt]:-}" = 1 ]; then
 		gs "rt_${rt}_stop" >/dev/null 2>&1
 		# rootless: the second container is --userns=keep-id
 		out=$(gs "rt_${rt}_start" $([ "$rt" = rootless ] && echo keepid) 2>&1)
@@ -297,7 +373,7 @@ for rt in $RUNTIMES; do
 	like "$rt: ... pam_hijack says why" \
 		"$(gs journal_grep "'$since'" "'cannot enter container ${HOSTNAME_[$rt]} (cgroup'")" \
 		"refusing $who"
-	diag "$rt: after removal ${WHERE[$rt]} $(gs where_left "${WHERE[$rt]}")"
+	diag "$rt: after removal ${WHERE[$rt]} $(gs where_left "${WHERE[$rt]}") ($(($(date +%s) - trt)) s)"
 done
 # a container whose /dev/pts is not a devpts (runc, a tmpfs there): the
 # login goes on with a host pty, the documented message and record
@@ -323,6 +399,30 @@ case " $RUNTIMES " in
 	LANDED[runc-nopts]=$( [ "$rc" = 5 ] && echo yes || echo no)
 	TTY[runc-nopts]="${t:-?}: the fallback message"
 	gs rt_nopts_stop >/dev/null 2>&1
+	;;
+esac
+# podman 4.3's `generate systemd --new` unit as it comes: the container
+# is outside the unit's cgroup, and the rule naming the unit refuses
+case " $RUNTIMES " in
+*" quadlet "*)
+	out=$(G_TIMEOUT=120 gs rt_quadlet0_start 2>&1)
+	pid=$(gs rt_quadlet0_pid 2>/dev/null)
+	like "quadlet, generate systemd as it comes: the container runs outside the unit" \
+		"$(g cat /proc/"${pid:-0}"/cgroup 2>&1 | grep '^0::')" '^0::/machine\.slice/libpod-[0-9a-f]+\.scope/container$'
+	gs rule rhquadlet /system.slice/webquad0.service web-quad0
+	out=$(g hijack-shell --check rhquadlet 2>&1)
+	like "quadlet, generate systemd as it comes: --check names the problem" \
+		"$(echo "$out" | grep PROBLEM | head -n1)" 'holds no container'
+	out=$(u rhquadlet hostname 2>&1)
+	rc=$?
+	is "quadlet, generate systemd as it comes: the login is refused" \
+		"exit $([ $rc = 0 ] && echo 0 || echo non-0), $(echo "$out" | grep -c '^web-quad0$') in it" \
+		"exit non-0, 0 in it"
+	RUNTIMES="$RUNTIMES quadlet0"
+	WHERE[quadlet0]=/system.slice/webquad0.service
+	FORM[quadlet0]="podman generate systemd --new, unchanged (--cgroups=no-conmon)"
+	LANDED[quadlet0]=$( [ $rc != 0 ] && echo "refused, holds no container" || echo "landed?")
+	gs rt_quadlet0_stop >/dev/null 2>&1
 	;;
 esac
 t_cases=$(($(date +%s) - t1))
