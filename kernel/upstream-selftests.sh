@@ -5,7 +5,9 @@
 # touches (pidfd, clone3, nsfs, timens, cgroup) on the patched kernel and
 # on an unpatched kernel of the same configuration, and compare.
 #
-# Usage: upstream-selftests.sh [--help]
+# Usage: upstream-selftests.sh [--table] [--help]
+#
+#   --table   only print the comparison of the last run's guest logs
 #
 # The patched kernel is the normal one run-tests.sh built
 # ($HIJACK_KERNEL_CACHE/build-normal); run-tests.sh --upstream (and
@@ -56,17 +58,14 @@ log() {
 	echo "upstream-selftests.sh: $*" >&2
 }
 
+table_only=0
 case "${1:-}" in
--h | --help) sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h | --help) sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+--table) table_only=1 ;;
 '') ;;
 *) die "unknown argument $1" ;;
 esac
 [ "$(id -u)" = 0 ] || die "must run as root"
-[ -f "$PCACHE/build-normal/arch/x86/boot/bzImage" ] ||
-	die "no patched kernel in $PCACHE: run run-tests.sh first"
-mkdir -p "$UCACHE"
-exec 8>"$UCACHE/.lock"
-flock 8
 
 # The fragments of the normal configuration, minus the option the
 # unpatched tree does not have.
@@ -259,7 +258,33 @@ compare() {
 	      exit bad > 0 }'
 }
 
+# Per program: passed/skipped/failed cases and the exit status, both kernels.
+summary() {
+	awk '{ split($1, a, "#"); p = a[1]
+		if (a[2] == "exit") { ex[p] = $2 } else { c[p, $2]++ }
+		seen[p] = 1 }
+	END { for (p in seen)
+		printf "%s %d/%d/%d %s\n", p, c[p, "PASS"], c[p, "SKIP"],
+			c[p, "FAIL"] + c[p, "XFAIL"], ex[p] }' "$1" | sort
+}
+
+print_summary() {
+	echo "upstream: program                              patched (pass/skip/fail exit)  unpatched"
+	join <(summary "$UCACHE/results-patched") <(summary "$UCACHE/results-unpatched") |
+	awk '{ printf "upstream: %-40s %-8s %-8s %-8s %-8s\n", $1, $2, $3, $4, $5 }'
+}
+
 main() {
+	if [ "$table_only" = 1 ]; then
+		compare || status=1
+		print_summary
+		return ${status:-0}
+	fi
+	[ -f "$PCACHE/build-normal/arch/x86/boot/bzImage" ] ||
+		die "no patched kernel in $PCACHE: run run-tests.sh first"
+	mkdir -p "$UCACHE"
+	exec 8>"$UCACHE/.lock"
+	flock 8
 	build_unpatched
 	# the patched kernel, copied under run-tests.sh's lock (already held
 	# when run-tests.sh calls us)
@@ -275,7 +300,10 @@ main() {
 	boot unpatched "$UCACHE/build/arch/x86/boot/bzImage"
 	grep -E 'NOT-(BUILT|RUN)' "$UCACHE/selftests/list" |
 		sed 's/^/upstream: /' || true
-	compare
+	local status=0
+	compare || status=1
+	print_summary
+	return $status
 }
 
 main
