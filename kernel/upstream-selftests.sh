@@ -126,11 +126,12 @@ compare_configs() {
 
 # The tests, from the unpatched tree, against its exported headers.
 build_selftests() {
-	local out=$UCACHE/selftests t list
+	local out=$UCACHE/selftests t list stamp
 	local st=$TREE/tools/testing/selftests
 
-	if [ -f "$out/.built" ] &&
-	   [ "$(cat "$out/.built")" = "$(cat "$UCACHE/build/.hijack-stamp")" ]; then
+	# what the list is made of: the tree, what to build, what not to run
+	stamp="$(cat "$UCACHE/build/.hijack-stamp") $TARGETS / $NOT_RUN"
+	if [ -f "$out/.built" ] && [ "$(cat "$out/.built")" = "$stamp" ]; then
 		return 0
 	fi
 	rm -rf "$out"
@@ -158,7 +159,7 @@ build_selftests() {
 			fi
 		done
 	done >"$out/list"
-	cat "$UCACHE/build/.hijack-stamp" >"$out/.built"
+	echo "$stamp" >"$out/.built"
 }
 
 write_init() {
