@@ -5,12 +5,15 @@
 # boot it under QEMU (TCG) with an initramfs of busybox and the tests in
 # tests/*.c, and report the guest's results.
 #
-# Usage: run-tests.sh [--debug | --all] [--help]
+# Usage: run-tests.sh [--debug | --all] [--upstream] [--help]
 #
 #   (default)  the normal configuration (tinyconfig + config/hijack.config)
 #   --debug    the debug configuration (+ config/debug.config: KASAN,
 #              lockdep, kmemleak); any kernel report fails the run
-#   --all      both
+#   --upstream also upstream-selftests.sh: the upstream pidfd, clone3,
+#              nsfs, timens and cgroup selftests on the normal kernel and
+#              on an unpatched one, which must agree
+#   --all      both configurations and --upstream
 #
 # Environment:
 #   HIJACK_KERNEL_CACHE   cache directory (default /var/cache/hijack-kernel)
@@ -38,7 +41,7 @@ flex bison libelf-dev libssl-dev cpio xz-utils gzip patch perl apparmor"
 AA_FEATURES=/usr/share/apparmor-features/features
 
 usage() {
-	sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 die() {
@@ -51,19 +54,24 @@ log() {
 }
 
 modes=()
+upstream=0
 case "${HIJACK_KERNEL_DEBUG:-0}" in
 1 | yes | true) modes=(debug) ;;
 esac
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--debug) modes=(debug) ;;
-	--all) modes=(normal debug) ;;
+	--all) modes=(normal debug); upstream=1 ;;
+	--upstream) upstream=1 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 	shift
 done
 [ ${#modes[@]} -gt 0 ] || modes=(normal)
+# the upstream comparison runs on the normal kernel
+[ "$upstream" = 0 ] || [[ " ${modes[*]} " == *" normal "* ]] ||
+	modes=(normal "${modes[@]}")
 
 [ "$(id -u)" = 0 ] || die "must run as root (apt-get, cache in $CACHE)"
 
@@ -239,6 +247,21 @@ build_tests() {
 		die "cannot compile the AppArmor profile"
 	cp "$HERE/tests/hijack-cli-guest.sh" "$out/zz-hijack-cli"
 	chmod 755 "$out/zz-hijack-cli"
+	build_kselftest
+}
+
+# tools/testing/selftests/hijack from the patched tree (patch 0006),
+# static, run in the guest by tests/kselftest-guest.sh.
+build_kselftest() {
+	local st=$CACHE/src/linux-source-6.1/tools/testing/selftests/hijack
+
+	rm -rf "$CACHE/kselftest"
+	[ -d "$st" ] || return 0
+	mkdir -p "$CACHE/kselftest"
+	make -s -C "$st" OUTPUT="$CACHE/kselftest" USERLDFLAGS=-static \
+		USERCFLAGS=-Werror >/dev/null || die "cannot build $st"
+	cp "$HERE/tests/kselftest-guest.sh" "$CACHE/tests/kselftest-hijack"
+	chmod 755 "$CACHE/tests/kselftest-hijack"
 }
 
 write_init() {
@@ -305,6 +328,8 @@ build_initramfs() {
 	cp /bin/busybox "$root/bin/busybox"
 	cp "$CACHE"/tests/* "$root/tests/"
 	cp "$CACHE/hijack-cli/hijack" "$CACHE/hijack-cli/hj-confined" "$root/bin/"
+	[ ! -x "$CACHE/kselftest/hijack_test" ] ||
+		cp "$CACHE/kselftest/hijack_test" "$root/bin/hijack_selftest"
 	mkdir -p "$root/etc/apparmor"
 	cp "$CACHE/hijack-cli/hijack-test.aa" "$root/etc/apparmor/"
 	write_init "$mode" >"$root/init"
@@ -394,6 +419,11 @@ main() {
 	for mode in "${modes[@]}"; do
 		run_guest "$mode" || status=1
 	done
+	if [ "$upstream" = 1 ]; then
+		# we hold the cache's lock: it must not wait for it
+		HIJACK_KERNEL_LOCKED=1 HIJACK_KERNEL_CACHE=$CACHE \
+			"$HERE/upstream-selftests.sh" || status=1
+	fi
 	return $status
 }
 
