@@ -10,11 +10,15 @@ qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev libssl-dev cpio kmod a
 clang-14 libclang-rt-14-dev llvm-14 valgrind cppcheck
 dpkg-dev debhelper fakeroot lintian libcap2-bin
 mmdebstrap e2fsprogs"
-missing=""
-for p in $PKGS; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-		missing="$missing $p"
-done
+# missing_of PKG...: those not installed, each after a space
+missing_of() {
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q "ok installed" || printf ' %s' "$p"
+	done
+}
+# shellcheck disable=SC2086
+missing=$(missing_of $PKGS)
 if [ -n "$missing" ]; then
 	echo "deps: installing$missing"
 	export DEBIAN_FRONTEND=noninteractive
@@ -29,12 +33,8 @@ fi
 # writes iptables rules.  invoke-rc.d asks /usr/sbin/policy-rc.d first, and
 # exit status 101 is "action forbidden by policy" (init-system-helpers,
 # README.policy-rc.d); a temporary one of ours, only when none is there.
-DOCKER_PKGS="docker.io containerd"
-missing=""
-for p in $DOCKER_PKGS; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-		missing="$missing $p"
-done
+# shellcheck disable=SC2086
+missing=$(missing_of docker.io containerd)
 if [ -n "$missing" ]; then
 	echo "deps: installing$missing (services not started)"
 	export DEBIAN_FRONTEND=noninteractive
