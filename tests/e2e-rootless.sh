@@ -181,8 +181,11 @@ HJ_PIDS+=("$KX")
 # (owned by the host's user namespace): not the user's to enter
 user_cgroup rn || bail_out "rn cgroup"
 ( ASUSER_PRE="unshare --net" asuser_in "$BASE/$RU/rn" unshare --user \
-	"${MAPS[@]}" --fork --pid --mount --uts --ipc sh -c "
-	mount -t proc proc /proc && hostname rn-$id && exec sleep 1000000"
+	"${MAPS[@]}" --fork --pid --mount --uts --ipc --propagation private sh -c "
+	mount --bind '$HJ_TMP/rootfs' '$HJ_TMP/rootfs' &&
+	cd '$HJ_TMP/rootfs' && pivot_root . oldroot &&
+	exec /bin/busybox sh -c 'mount -t proc proc /proc;
+		umount -l /oldroot; hostname rn-$id; exec sleep 1000000'"
 ) </dev/null >"$HJ_TMP/rn.out" 2>&1 &
 HJ_PIDS+=("$!")
 RN=$(wait_init "$!") || bail_out "rn: $(cat "$HJ_TMP/rn.out")"
