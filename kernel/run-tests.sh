@@ -53,6 +53,9 @@ log() {
 	echo "run-tests.sh: $*" >&2
 }
 
+# shellcheck source=SCRIPTDIR/kbuild.sh
+. "$HERE/kbuild.sh"
+
 modes=()
 upstream=0
 case "${HIJACK_KERNEL_DEBUG:-0}" in
@@ -150,7 +153,7 @@ prepare_source() {
 	mkdir -p "$src/applied"
 	for p in "$SERIES"/*.patch; do
 		log "applying $(basename "$p")"
-		patch -d "$tree" -p1 -s -N <"$p" ||
+		patch -d "$tree" -p1 -s -N --fuzz=0 <"$p" ||
 			die "$(basename "$p") does not apply"
 		cp "$p" "$src/applied/"
 	done
@@ -160,7 +163,7 @@ prepare_source() {
 # Configure and build bzImage for a mode, unless nothing changed.
 build_kernel() {
 	local mode=$1 tree=$CACHE/src/linux-source-6.1
-	local b=$CACHE/build-$mode frags stamp opt
+	local b=$CACHE/build-$mode frags stamp
 
 	frags=("$HERE/config/hijack.config")
 	[ "$mode" = debug ] && frags+=("$HERE/config/debug.config")
@@ -169,38 +172,7 @@ build_kernel() {
 	# series, and the fragments
 	stamp=$( (cat "$CACHE/src/.tarball-id"; echo "$SERIES_HASH"
 		cat "${frags[@]}") | sha256sum | cut -d' ' -f1)
-
-	if [ -f "$b/.hijack-stamp" ] && [ -f "$b/arch/x86/boot/bzImage" ] &&
-	   [ "$(cat "$b/.hijack-stamp")" = "$stamp" ]; then
-		log "kernel ($mode) is up to date"
-		return 0
-	fi
-
-	mkdir -p "$b"
-	rm -f "$b/.hijack-stamp"
-	log "configuring ($mode)"
-	make -C "$tree" O="$b" -s tinyconfig >/dev/null
-	(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$b" \
-		"$b/.config" "${frags[@]}" >/dev/null)
-	make -C "$tree" O="$b" -s olddefconfig >/dev/null
-	# Every option asked for must have survived olddefconfig: =y,
-	# strings and numbers as written, =n and "is not set" as not set.
-	# The last fragment to set an option wins, as in merge_config.sh.
-	sed -nE 's/^(CONFIG_[A-Z0-9_]+)=n$/# \1 is not set/p
-		/^CONFIG_[A-Z0-9_]+=[^n]/p; /^# CONFIG_[A-Z0-9_]+ is not set$/p' \
-		"${frags[@]}" | tac | awk '{ o = $1 == "#" ? $2 : $0
-			sub(/=.*/, "", o) } !seen[o]++' |
-	while read -r opt; do
-		grep -qxF -- "$opt" "$b/.config" ||
-			die "'$opt' did not stick in the $mode configuration"
-	done
-
-	log "building bzImage ($mode), make -j$JOBS"
-	if ! make -C "$tree" O="$b" -j"$JOBS" bzImage >"$b/build.log" 2>&1; then
-		tail -n 40 "$b/build.log" >&2
-		die "kernel build ($mode) failed, see $b/build.log"
-	fi
-	echo "$stamp" >"$b/.hijack-stamp"
+	kbuild_bzimage "$tree" "$b" "$mode" "$JOBS" "$stamp" "${frags[@]}"
 }
 
 # Every patch must be clean for scripts/checkpatch.pl --no-tree --strict.
@@ -233,10 +205,16 @@ build_tests() {
 	mkdir -p "$CACHE/hijack-cli"
 	printf '#define _GNU_SOURCE 1\n#define PACKAGE_VERSION "guest"\n' \
 		>"$CACHE/hijack-cli/config.h"
+	local lib=("$HERE"/../lib/{cgroup,confine,ns,proc,spawn,strerror,target}.c)
 	gcc -static -O2 -Wall -Wextra -Werror -I"$CACHE/hijack-cli" \
 		-I"$HERE/../lib" -o "$CACHE/hijack-cli/hijack" \
-		"$HERE"/../hijack/{args,hijack}.c "$HERE"/../lib/{cgroup,confine,ns,proc,spawn,strerror,target}.c \
+		"$HERE"/../hijack/{args,hijack}.c "${lib[@]}" \
 		-lcgroup -lpthread || die "cannot build the hijack command"
+	# the library's two backends side by side (hj_spawn(), no command)
+	gcc -static -O2 -Wall -Wextra -Werror -I"$CACHE/hijack-cli" \
+		-I"$HERE/../lib" -o "$CACHE/hijack-cli/hj-spawn-bench" \
+		"$HERE/tests/lib/spawn_bench.c" "${lib[@]}" \
+		-lcgroup -lpthread || die "cannot build hj-spawn-bench"
 	# a container init confined as docker makes one, and the AppArmor
 	# profile the guest loads and starts one under
 	gcc -static -O2 -Wall -Wextra -Werror -o "$CACHE/hijack-cli/hj-confined" \
@@ -307,9 +285,26 @@ if [ -n "$KMEMLEAK" ]; then
 	sleep 1
 	echo scan > $KMEMLEAK
 	echo scan > $KMEMLEAK
-	if [ -s $KMEMLEAK ]; then
-		cat $KMEMLEAK
-		echo "FAIL kmemleak: unreferenced objects after the tests"
+	# A debugfs file's size is 0 whatever it holds: read it.  Objects
+	# that start_kernel() allocated are boot's, not the tests' (with ACPI
+	# on, ACPI's caches from acpi_ut_create_caches() are reported after a
+	# while, though the scan at boot did not see them): shown as
+	# "boot-time object", not counted.  Any other object fails.
+	cat $KMEMLEAK | awk '
+		function flush() {
+			if (rec == "")
+				return
+			if (rec ~ /start_kernel/)
+				sub(/^unreferenced object/, "boot-time object", rec)
+			else
+				n++
+			printf "%s", rec
+		}
+		/^unreferenced object/ { flush(); rec = "" }
+		{ rec = rec $0 "\n" }
+		END { flush(); print n + 0 > "/tmp/leaks" }'
+	if [ "$(cat /tmp/leaks)" != 0 ]; then
+		echo "FAIL kmemleak: $(cat /tmp/leaks) unreferenced objects after the tests"
 	else
 		echo "PASS kmemleak"
 	fi
@@ -327,7 +322,8 @@ build_initramfs() {
 	mkdir -p "$root/bin" "$root/tests"
 	cp /bin/busybox "$root/bin/busybox"
 	cp "$CACHE"/tests/* "$root/tests/"
-	cp "$CACHE/hijack-cli/hijack" "$CACHE/hijack-cli/hj-confined" "$root/bin/"
+	cp "$CACHE/hijack-cli/hijack" "$CACHE/hijack-cli/hj-confined" \
+		"$CACHE/hijack-cli/hj-spawn-bench" "$root/bin/"
 	[ ! -x "$CACHE/kselftest/hijack_test" ] ||
 		cp "$CACHE/kselftest/hijack_test" "$root/bin/hijack_selftest"
 	mkdir -p "$root/etc/apparmor"
@@ -345,15 +341,12 @@ run_guest() {
 	local glog=$CACHE/guest-$mode.log pass fail reports append khz
 
 	append='console=ttyS0 panic=-1 rdinit=/init tsc=reliable'
-	# The debug kernel (KASAN, lockdep) on two vCPUs had not reached the
-	# tests after 7 min under TCG (slow or stuck: not yet understood),
-	# so it boots on one: acpi=off hides the second CPU.
-	[ "$mode" = debug ] && append+=' acpi=off'
 	# Under TCG the guest's TSC runs at the host's rate.  Calibration
-	# against the PIT fails on a loaded host, and with acpi=off there is
-	# no HPET or PM timer to fall back on: the kernel then marks the TSC
-	# unstable and the vDSO tests lose their clocksource.  Give it the
-	# rate instead.
+	# against the PIT fails on a loaded host, and then the kernel marks
+	# the TSC unstable and the vDSO tests lose their clocksource.  Give
+	# it the rate instead.  (Before the rate was given, the debug kernel
+	# on two vCPUs once had not reached the tests after 7 min; with it,
+	# it reaches them about 10 s into the boot.)
 	khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
 	[ -n "$khz" ] && [ "$khz" -gt 0 ] && append+=" tsc_early_khz=$khz"
 	[ "$mode" = debug ] && label=kernel-debug

@@ -58,6 +58,9 @@ log() {
 	echo "upstream-selftests.sh: $*" >&2
 }
 
+# shellcheck source=SCRIPTDIR/kbuild.sh
+. "$HERE/kbuild.sh"
+
 table_only=0
 case "${1:-}" in
 -h | --help) sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -74,7 +77,7 @@ write_fragment() {
 }
 
 build_unpatched() {
-	local b=$UCACHE/build tar_id stamp opt
+	local b=$UCACHE/build tar_id stamp
 
 	tar_id=$(stat -c '%s %Y' "$TARBALL")
 	if [ ! -f "$UCACHE/src/.tarball-id" ] ||
@@ -88,29 +91,8 @@ build_unpatched() {
 	write_fragment >"$UCACHE/unpatched.config"
 	stamp=$( (echo "$tar_id"; cat "$UCACHE/unpatched.config") |
 		sha256sum | cut -d' ' -f1)
-	if [ -f "$b/.hijack-stamp" ] && [ -f "$b/arch/x86/boot/bzImage" ] &&
-	   [ "$(cat "$b/.hijack-stamp")" = "$stamp" ]; then
-		log "unpatched kernel is up to date"
-		return 0
-	fi
-	mkdir -p "$b"
-	rm -f "$b/.hijack-stamp"
-	log "configuring (unpatched)"
-	make -C "$TREE" O="$b" -s tinyconfig >/dev/null
-	(cd "$TREE" && scripts/kconfig/merge_config.sh -m -O "$b" \
-		"$b/.config" "$UCACHE/unpatched.config" >/dev/null)
-	make -C "$TREE" O="$b" -s olddefconfig >/dev/null
-	grep -E '^CONFIG_[A-Z0-9_]+=[^n]' "$UCACHE/unpatched.config" |
-	while read -r opt; do
-		grep -qxF -- "$opt" "$b/.config" ||
-			die "'$opt' did not stick in the unpatched configuration"
-	done
-	log "building bzImage (unpatched), make -j$JOBS"
-	if ! make -C "$TREE" O="$b" -j"$JOBS" bzImage >"$b/build.log" 2>&1; then
-		tail -n 40 "$b/build.log" >&2
-		die "unpatched kernel build failed, see $b/build.log"
-	fi
-	echo "$stamp" >"$b/.hijack-stamp"
+	kbuild_bzimage "$TREE" "$b" unpatched "$JOBS" "$stamp" \
+		"$UCACHE/unpatched.config"
 }
 
 # Same configuration: the two .config files may differ only in
@@ -137,6 +119,7 @@ build_selftests() {
 	rm -rf "$out"
 	mkdir -p "$out"
 	make -C "$TREE" O="$UCACHE/build" -s headers >/dev/null
+	# shellcheck disable=SC2016 # make, not the shell, expands it
 	printf 'print-tests:\n\t@echo $(TEST_GEN_PROGS)\n' >"$UCACHE/print.mk"
 	for t in $TARGETS; do
 		log "building selftests/$t (static)"
@@ -279,7 +262,7 @@ main() {
 	if [ "$table_only" = 1 ]; then
 		compare || status=1
 		print_summary
-		return ${status:-0}
+		return "${status:-0}"
 	fi
 	[ -f "$PCACHE/build-normal/arch/x86/boot/bzImage" ] ||
 		die "no patched kernel in $PCACHE: run run-tests.sh first"

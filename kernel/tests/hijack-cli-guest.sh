@@ -252,6 +252,16 @@ awk -v n=$((rounds * 10)) -v t=$t_true -v nat=$t_native -v st=$t_stock 'BEGIN {
 			nat / st, (nat - t) / (st - t)
 }'
 
+# The library alone, without the command's start-up: hj_spawn() with each
+# backend and plain fork(), the child exiting at once and then exec'ing
+# /bin/true (BENCH lines, not a test).  What is tested: every child of
+# both backends was created by the backend asked for and exited 0.
+if hj-spawn-bench $INIT $((${HIJACK_BENCH_ROUNDS:-500} / 2)) 2>/tmp/sb.err; then
+	pass cli-lib-spawn-both-backends
+else
+	fail cli-lib-spawn-both-backends "$(cat /tmp/sb.err)"
+fi
+
 kill -KILL $INIT $HELPER 2>/dev/null
 wait $HELPER 2>/dev/null
 sleep 0.2
