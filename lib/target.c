@@ -532,7 +532,6 @@ int hj_target_alive(const struct hj_target *t)
 	return recheck(&copy);
 }
 
-/* The last check before entering: alive, the same task, not traced. */
 /*
  * The last check before entering: alive, the same task, not traced.  A
  * tracer that lets go within HJ_TRACED_WAIT_MS is waited for: a
