@@ -5,7 +5,7 @@
 # boot it under QEMU (TCG) with an initramfs of busybox and the tests in
 # tests/*.c, and report the guest's results.
 #
-# Usage: run-tests.sh [--debug | --all] [--upstream] [--help]
+# Usage: run-tests.sh [--debug | --all] [--upstream] [--build-only] [--help]
 #
 #   (default)  the normal configuration (tinyconfig + config/hijack.config)
 #   --debug    the debug configuration (+ config/debug.config: KASAN,
@@ -14,12 +14,19 @@
 #              nsfs, timens and cgroup selftests on the normal kernel and
 #              on an unpatched one, which must agree
 #   --all      both configurations and --upstream
+#   --build-only  build the kernels (and the unpatched one and its
+#              tests, with --upstream) and stop: no checkpatch, no guest.
+#              tests/run starts this in the background, at idle
+#              priority, while the other tests run; the run that boots
+#              the guests then waits for its lock and finds them built.
 #
 # Environment:
 #   HIJACK_KERNEL_CACHE   cache directory (default /var/cache/hijack-kernel)
 #   HIJACK_KERNEL_DEBUG   1 = --debug
 #   HIJACK_KERNEL_JOBS    make -j value (default 2)
-#   HIJACK_QEMU_TIMEOUT   seconds per boot (default 600, debug 2700)
+#   HIJACK_QEMU_TIMEOUT   seconds per boot (default 1200, debug 2700: the
+#                         guests may share the CPUs with tests/run's
+#                         real-host guest)
 #
 # Prints one "PASS name" / "FAIL name: reason" line per guest test, then
 # "kernel: N passed, N failed" (or "kernel-debug: ...").  Exits non-zero
@@ -41,7 +48,7 @@ flex bison libelf-dev libssl-dev cpio xz-utils gzip patch perl apparmor"
 AA_FEATURES=/usr/share/apparmor-features/features
 
 usage() {
-	sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,33p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 die() {
@@ -58,6 +65,7 @@ log() {
 
 modes=()
 upstream=0
+build_only=0
 case "${HIJACK_KERNEL_DEBUG:-0}" in
 1 | yes | true) modes=(debug) ;;
 esac
@@ -66,6 +74,7 @@ while [ $# -gt 0 ]; do
 	--debug) modes=(debug) ;;
 	--all) modes=(normal debug); upstream=1 ;;
 	--upstream) upstream=1 ;;
+	--build-only) build_only=1 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -114,12 +123,11 @@ snapshot_series() {
 	SERIES_HASH=$(series_hash)
 }
 
-# Unpack the source once, then keep it patched with the current series:
-# reverse the previously applied patches, apply the new ones.  Only the
-# files the series touches get new mtimes, so the build stays incremental.
-prepare_source() {
-	local src=$CACHE/src tree=$CACHE/src/linux-source-6.1
-	local tar_id want p
+# Unpack the source once; it is then patched and unpatched in place, so
+# that only the files the series touches get new mtimes and every build
+# stays incremental.
+unpack_source() {
+	local src=$CACHE/src tar_id
 
 	tar_id=$(stat -c '%s %Y' "$TARBALL")
 	if [ ! -f "$src/.tarball-id" ] ||
@@ -130,26 +138,34 @@ prepare_source() {
 		tar -C "$src" -xf "$TARBALL"
 		echo "$tar_id" >"$src/.tarball-id"
 	fi
+}
 
-	want=$SERIES_HASH
-	if [ -f "$src/.series-hash" ] &&
-	   [ "$(cat "$src/.series-hash")" = "$want" ]; then
+# Reverse the applied patches, if any: the tree is the tarball's again.
+revert_series() {
+	local src=$CACHE/src tree=$CACHE/src/linux-source-6.1 p
+
+	[ -d "$src/applied" ] || return 0
+	log "reverting the applied series"
+	for p in $(printf '%s\n' "$src"/applied/*.patch | sort -r); do
+		if ! patch -d "$tree" -p1 -R -s -f <"$p" >/dev/null; then
+			log "cannot revert $(basename "$p"), unpacking again"
+			rm -rf "$src"
+			unpack_source
+			return
+		fi
+	done
+	rm -rf "$src/applied" "$src/.series-hash"
+}
+
+# Apply the current series, unless it is applied already.
+apply_series() {
+	local src=$CACHE/src tree=$CACHE/src/linux-source-6.1 p
+
+	if [ -f "$src/.series-hash" ] && [ -d "$src/applied" ] &&
+	   [ "$(cat "$src/.series-hash")" = "$SERIES_HASH" ]; then
 		return 0
 	fi
-
-	if [ -d "$src/applied" ]; then
-		log "reverting the previous series"
-		for p in $(printf '%s\n' "$src"/applied/*.patch | sort -r); do
-			if ! patch -d "$tree" -p1 -R -s -f <"$p" >/dev/null; then
-				log "cannot revert $(basename "$p"), unpacking again"
-				rm -rf "$src"
-				prepare_source
-				return
-			fi
-		done
-		rm -rf "$src/applied" "$src/.series-hash"
-	fi
-
+	revert_series
 	mkdir -p "$src/applied"
 	for p in "$SERIES"/*.patch; do
 		log "applying $(basename "$p")"
@@ -157,7 +173,20 @@ prepare_source() {
 			die "$(basename "$p") does not apply"
 		cp "$p" "$src/applied/"
 	done
-	echo "$want" >"$src/.series-hash"
+	echo "$SERIES_HASH" >"$src/.series-hash"
+}
+
+# The unpatched kernel of the upstream comparison, built first in the
+# normal build directory from the unpatched tree, so that the patched
+# normal build after it is incremental (upstream-selftests.sh --build).
+build_unpatched() {
+	local u=$HERE/upstream-selftests.sh
+
+	HIJACK_KERNEL_LOCKED=1 HIJACK_KERNEL_CACHE=$CACHE "$u" --uptodate &&
+		return 0
+	revert_series
+	HIJACK_KERNEL_LOCKED=1 HIJACK_KERNEL_CACHE=$CACHE "$u" --build ||
+		die "cannot build the unpatched kernel"
 }
 
 # Configure and build bzImage for a mode, unless nothing changed.
@@ -350,7 +379,7 @@ run_guest() {
 	khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
 	[ -n "$khz" ] && [ "$khz" -gt 0 ] && append+=" tsc_early_khz=$khz"
 	[ "$mode" = debug ] && label=kernel-debug
-	timeout=${HIJACK_QEMU_TIMEOUT:-600}
+	timeout=${HIJACK_QEMU_TIMEOUT:-1200}
 	[ "$mode" = debug ] && timeout=${HIJACK_QEMU_TIMEOUT:-2700}
 
 	log "booting ($mode), timeout ${timeout}s, log in $glog"
@@ -402,7 +431,15 @@ main() {
 	flock 9
 
 	snapshot_series
-	prepare_source
+	unpack_source
+	[ "$upstream" = 0 ] || build_unpatched
+	apply_series
+	if [ "$build_only" = 1 ]; then
+		for mode in "${modes[@]}"; do
+			build_kernel "$mode"
+		done
+		return 0
+	fi
 	run_checkpatch || status=1
 	build_tests
 	for mode in "${modes[@]}"; do

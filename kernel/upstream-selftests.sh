@@ -5,21 +5,28 @@
 # touches (pidfd, clone3, nsfs, timens, cgroup) on the patched kernel and
 # on an unpatched kernel of the same configuration, and compare.
 #
-# Usage: upstream-selftests.sh [--table] [--help]
+# Usage: upstream-selftests.sh [--table | --uptodate | --build] [--help]
 #
-#   --table   only print the comparison of the last run's guest logs
+#   (default)   boot both kernels, compare (both must have been built)
+#   --table     only print the comparison of the last run's guest logs
+#   --uptodate  exit 0 if the unpatched kernel and the tests are built
+#   --build     build them; run-tests.sh calls this with the source tree
+#               unpatched and its lock held
 #
-# The patched kernel is the normal one run-tests.sh built
-# ($HIJACK_KERNEL_CACHE/build-normal); run-tests.sh --upstream (and
-# --all) builds it first and then calls this script.  The unpatched
-# kernel is built here, from the same linux-source-6.1 tarball and the
-# same fragments minus CONFIG_HIJACK, in its own cache.  The tests are
-# built once, statically, from the unpatched tree, and the same binaries
-# run in both guests (busybox initramfs, cgroup2 only, -smp 2).
+# The unpatched kernel is built from run-tests.sh's own source tree
+# before the series is applied, in the normal configuration's build
+# directory, with the same fragments minus CONFIG_HIJACK; its bzImage
+# and .config are kept in $HIJACK_UNPATCHED_CACHE.  The patched normal
+# build that follows in the same directory is then incremental: only
+# what the series touches and what includes it is compiled again.  The
+# tests are built once, statically, from the unpatched tree against its
+# exported headers, and the same binaries run in both guests (busybox
+# initramfs, cgroup2 only, -smp 2).  run-tests.sh --upstream (and --all)
+# does all of this.
 #
 # Environment:
-#   HIJACK_KERNEL_CACHE     the patched kernel's cache (/var/cache/hijack-kernel)
-#   HIJACK_UNPATCHED_CACHE  this script's cache (/var/cache/hijack-kernel-unpatched)
+#   HIJACK_KERNEL_CACHE     run-tests.sh's cache (/var/cache/hijack-kernel)
+#   HIJACK_UNPATCHED_CACHE  this script's (default: unpatched/ in it)
 #   HIJACK_KERNEL_JOBS      make -j value (default 2)
 #   HIJACK_QEMU_TIMEOUT     seconds per boot (default 900)
 #
@@ -32,10 +39,11 @@ export LC_ALL=C
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PCACHE=${HIJACK_KERNEL_CACHE:-/var/cache/hijack-kernel}
-UCACHE=${HIJACK_UNPATCHED_CACHE:-/var/cache/hijack-kernel-unpatched}
+UCACHE=${HIJACK_UNPATCHED_CACHE:-$PCACHE/unpatched}
 JOBS=${HIJACK_KERNEL_JOBS:-2}
-TARBALL=/usr/src/linux-source-6.1.tar.xz
-TREE=$UCACHE/src/linux-source-6.1
+TREE=$PCACHE/src/linux-source-6.1
+# shared with the patched normal kernel (run-tests.sh's build_kernel)
+BUILD=$PCACHE/build-normal
 # Shell tests need bash, which the busybox guest lacks:
 # cgroup/test_stress.sh, cgroup/test_cpuset_prs.sh.
 TARGETS="pidfd clone3 nsfs timens cgroup"
@@ -61,10 +69,12 @@ log() {
 # shellcheck source=SCRIPTDIR/kbuild.sh
 . "$HERE/kbuild.sh"
 
-table_only=0
+mode=run
 case "${1:-}" in
--h | --help) sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
---table) table_only=1 ;;
+-h | --help) sed -n '4,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+--table) mode=table ;;
+--uptodate) mode=uptodate ;;
+--build) mode=build ;;
 '') ;;
 *) die "unknown argument $1" ;;
 esac
@@ -76,23 +86,40 @@ write_fragment() {
 	grep -v '^CONFIG_HIJACK=' "$HERE/config/hijack.config"
 }
 
-build_unpatched() {
-	local b=$UCACHE/build tar_id stamp
+# What the unpatched kernel and the tests are made of: the source
+# tarball, the fragment, what is built and what is not run, and how.
+unpatched_stamp() {
+	(cat "$PCACHE/src/.tarball-id"; write_fragment
+	echo "$TARGETS / $NOT_RUN"
+	declare -f kbuild_bzimage build_unpatched build_selftests) |
+		sha256sum | cut -d' ' -f1
+}
 
-	tar_id=$(stat -c '%s %Y' "$TARBALL")
-	if [ ! -f "$UCACHE/src/.tarball-id" ] ||
-	   [ "$(cat "$UCACHE/src/.tarball-id")" != "$tar_id" ]; then
-		log "unpacking $TARBALL (unpatched)"
-		rm -rf "$UCACHE/src" "$b"
-		mkdir -p "$UCACHE/src"
-		tar -C "$UCACHE/src" -xf "$TARBALL"
-		echo "$tar_id" >"$UCACHE/src/.tarball-id"
-	fi
+uptodate() {
+	[ -f "$PCACHE/src/.tarball-id" ] && [ -f "$UCACHE/.stamp" ] &&
+	[ -f "$UCACHE/bzImage" ] && [ -f "$UCACHE/selftests/list" ] &&
+	[ "$(cat "$UCACHE/.stamp")" = "$(unpatched_stamp)" ]
+}
+
+# In the normal build directory, from the unpatched tree.  kbuild's own
+# per-option dependencies (fixdep) keep the patched build that follows
+# from recompiling what neither the series nor CONFIG_HIJACK touches.
+build_unpatched() {
+	local stamp
+
+	[ -n "${HIJACK_KERNEL_LOCKED:-}" ] ||
+		die "--build is run-tests.sh's: it holds the lock and unpatches the tree"
+	[ ! -e "$PCACHE/src/applied" ] || die "the source tree is patched"
+	mkdir -p "$UCACHE"
+	rm -f "$UCACHE/.stamp"
+	stamp=$(unpatched_stamp)
 	write_fragment >"$UCACHE/unpatched.config"
-	stamp=$( (echo "$tar_id"; cat "$UCACHE/unpatched.config") |
-		sha256sum | cut -d' ' -f1)
-	kbuild_bzimage "$TREE" "$b" unpatched "$JOBS" "$stamp" \
+	kbuild_bzimage "$TREE" "$BUILD" unpatched "$JOBS" "unpatched-$stamp" \
 		"$UCACHE/unpatched.config"
+	cp "$BUILD/arch/x86/boot/bzImage" "$UCACHE/bzImage"
+	cp "$BUILD/.config" "$UCACHE/config"
+	build_selftests
+	echo "$stamp" >"$UCACHE/.stamp"
 }
 
 # Same configuration: the two .config files may differ only in
@@ -100,7 +127,7 @@ build_unpatched() {
 compare_configs() {
 	local d
 
-	d=$(diff <(grep '^CONFIG_' "$UCACHE/build/.config" | sort) \
+	d=$(diff <(grep '^CONFIG_' "$UCACHE/config" | sort) \
 		<(grep '^CONFIG_' "$UCACHE/patched.config" | sort) |
 		grep '^[<>]' | grep -v 'CONFIG_HIJACK=' || true)
 	[ -z "$d" ] || die "configurations differ beyond CONFIG_HIJACK: $d"
@@ -108,24 +135,20 @@ compare_configs() {
 
 # The tests, from the unpatched tree, against its exported headers.
 build_selftests() {
-	local out=$UCACHE/selftests t list stamp
-	local st=$TREE/tools/testing/selftests
+	local out=$UCACHE/selftests t list
+	local st=$TREE/tools/testing/selftests hdr=$UCACHE/headers
 
-	# what the list is made of: the tree, what to build, what not to run
-	stamp="$(cat "$UCACHE/build/.hijack-stamp") $TARGETS / $NOT_RUN"
-	if [ -f "$out/.built" ] && [ "$(cat "$out/.built")" = "$stamp" ]; then
-		return 0
-	fi
-	rm -rf "$out"
+	rm -rf "$out" "$hdr"
 	mkdir -p "$out"
-	make -C "$TREE" O="$UCACHE/build" -s headers >/dev/null
+	make -C "$TREE" O="$BUILD" -s headers >/dev/null
+	cp -a "$BUILD/usr/include" "$hdr"
 	# shellcheck disable=SC2016 # make, not the shell, expands it
 	printf 'print-tests:\n\t@echo $(TEST_GEN_PROGS)\n' >"$UCACHE/print.mk"
 	for t in $TARGETS; do
 		log "building selftests/$t (static)"
 		mkdir -p "$out/$t"
 		if ! make -C "$st/$t" OUTPUT="$out/$t" CC="gcc -static" \
-			KHDR_INCLUDES="-isystem $UCACHE/build/usr/include" \
+			KHDR_INCLUDES="-isystem $hdr" \
 			>"$out/$t.log" 2>&1; then
 			# keep what built; what did not is reported as missing
 			log "selftests/$t: some programs did not build, see $out/$t.log"
@@ -142,7 +165,6 @@ build_selftests() {
 			fi
 		done
 	done >"$out/list"
-	echo "$stamp" >"$out/.built"
 }
 
 write_init() {
@@ -259,29 +281,36 @@ print_summary() {
 }
 
 main() {
-	if [ "$table_only" = 1 ]; then
+	case $mode in
+	table)
 		compare || status=1
 		print_summary
-		return "${status:-0}"
-	fi
-	[ -f "$PCACHE/build-normal/arch/x86/boot/bzImage" ] ||
+		return "${status:-0}" ;;
+	uptodate)
+		uptodate
+		return ;;
+	build)
+		uptodate || build_unpatched
+		return ;;
+	esac
+	uptodate ||
+		die "no unpatched kernel in $UCACHE: run run-tests.sh --upstream"
+	[ -f "$BUILD/arch/x86/boot/bzImage" ] ||
 		die "no patched kernel in $PCACHE: run run-tests.sh first"
 	mkdir -p "$UCACHE"
 	exec 8>"$UCACHE/.lock"
 	flock 8
-	build_unpatched
 	# the patched kernel, copied under run-tests.sh's lock (already held
 	# when run-tests.sh calls us)
 	(
 		[ -n "${HIJACK_KERNEL_LOCKED:-}" ] || flock 9
-		cp "$PCACHE/build-normal/arch/x86/boot/bzImage" "$UCACHE/patched.bzImage"
-		cp "$PCACHE/build-normal/.config" "$UCACHE/patched.config"
+		cp "$BUILD/arch/x86/boot/bzImage" "$UCACHE/patched.bzImage"
+		cp "$BUILD/.config" "$UCACHE/patched.config"
 	) 9>>"$PCACHE/.lock"
 	compare_configs
-	build_selftests
 	build_initramfs
 	boot patched "$UCACHE/patched.bzImage"
-	boot unpatched "$UCACHE/build/arch/x86/boot/bzImage"
+	boot unpatched "$UCACHE/bzImage"
 	grep -E 'NOT-(BUILT|RUN)' "$UCACHE/selftests/list" |
 		sed 's/^/upstream: /' || true
 	local status=0
