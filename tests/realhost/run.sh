@@ -17,6 +17,9 @@
 #   HIJACK_REALHOST_CACHE     cache directory
 #   HIJACK_REALHOST_RUNTIMES  runtimes to test (default: all, in order)
 #   HIJACK_REALHOST_KEEP=1    leave the guest running at the end (debug)
+#
+# tests/realhost/run.sh --image-only builds the cached image and stops
+# (tests/run starts it in the background while the other tests run).
 . "$(dirname "$0")/../lib.sh"
 . "$top_srcdir/tests/deb-build.sh"
 . "$top_srcdir/tests/realhost/image.sh"
@@ -64,6 +67,7 @@ flock 8
 t0=$(date +%s)
 rh_paths
 rh_image
+[ "${1:-}" != --image-only ] || exit 0
 t_image=$(($(date +%s) - t0))
 
 # -- the packages of this tree
