@@ -12,6 +12,7 @@
 #
 # FUZZ_SECONDS=600 FUZZ_OUT=/var/tmp/fuzz tests/fuzz/run.sh conf  # offline
 # FUZZ_SECONDS=0 only replays the checked-in corpus (past findings included).
+# FUZZ_JOBS=N runs N harnesses at a time (default: one a CPU).
 # FUZZ_BUILD=DIR builds there (default: build-fuzz beside the sources).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -63,12 +64,12 @@ if ! (cd "$src" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL sh -c \
 	build_fail "build failed"
 fi
 
-echo "1..${#harnesses[@]}"
-n=0 failed=0
-for h in "${harnesses[@]}"; do
-	n=$((n + 1))
-	bin=$src/tests/fuzz/fuzz_$h
-	log=$out/fuzz_$h.log
+# one harness: its TAP line (number N) in $out/result_$h, exit status 1
+# if it found anything
+fuzz_one() {
+	local h=$1 n=$2 bin=$src/tests/fuzz/fuzz_$1 log=$out/fuzz_$1.log
+	local limit rc execs
+
 	: >"$log"
 	# new inputs go to a scratch corpus; the checked-in seeds stay small
 	mkdir -p "$out/corpus_$h" "$out/crash_$h"
@@ -84,11 +85,39 @@ for h in "${harnesses[@]}"; do
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	if [ "$rc" = 0 ] && [ -n "$execs" ]; then
-		echo "ok $n - fuzz $h: $execs execs, no crash"
-	else
+		echo "ok $n - fuzz $h: $execs execs, no crash" >"$out/result_$h"
+		return 0
+	fi
+	{
 		grep -E 'ERROR|SUMMARY|runtime error|Test unit written' "$log" |
 			head -10 | sed 's/^/# /'
 		echo "not ok $n - fuzz $h: exit $rc after ${execs:-?} execs (log $log)"
+	} >"$out/result_$h"
+	return 1
+}
+
+# Each harness is one process on one CPU: FUZZ_JOBS of them (default:
+# one a CPU) run at once, each for its own FUZZ_SECONDS.
+jobs=${FUZZ_JOBS:-$(nproc)}
+echo "1..${#harnesses[@]}"
+n=0 failed=0
+for h in "${harnesses[@]}"; do
+	n=$((n + 1))
+	rm -f "$out/result_$h"
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+		wait -n
+	done
+	fuzz_one "$h" "$n" &
+done
+wait
+n=0
+for h in "${harnesses[@]}"; do
+	n=$((n + 1))
+	if [ -f "$out/result_$h" ]; then
+		cat "$out/result_$h"
+		grep -q '^not ok' "$out/result_$h" && failed=1
+	else
+		echo "not ok $n - fuzz $h: no result"
 		failed=1
 	fi
 done
