@@ -10,12 +10,12 @@ AM_TESTS_ENVIRONMENT = top_builddir='$(abs_top_builddir)'; hj_conf='$(sconfdir)/
 # The Check suites (tests/check_*.c) are built only when configure found
 # Check; `make check` then says they were left out.
 if HAVE_CHECK
-check_PROGRAMS += tests/check_lib tests/check_conf tests/check_sshdconf \
-	tests/check_pam
-TESTS += tests/check_lib tests/check_conf tests/check_sshdconf tests/check_pam
-check_PROGRAMS += tests/check_recording
-TESTS += tests/check_recording
+UNIT_TESTS = tests/check_lib tests/check_conf tests/check_sshdconf \
+	tests/check_pam tests/check_recording
+check_PROGRAMS += $(UNIT_TESTS)
+TESTS += $(UNIT_TESTS)
 else
+UNIT_TESTS =
 check-local: check-no-check
 endif
 check-no-check:
@@ -23,6 +23,15 @@ check-no-check:
 	@echo "NOTE: the unit suites tests/check_{lib,conf,sshdconf,pam} were not built or run"
 	@echo "NOTE: apt-get install check, then ./configure again"
 .PHONY: check-no-check
+
+# distcheck's own job, the tarball: it builds, installs, uninstalls and
+# passes the unit suites out of tree.  The integration tests are the same
+# code as in tree; tests/run runs them once, in its own make check.
+# (TESTS on the command line reaches distcheck's inner make through
+# MAKEFLAGS.)
+distcheck-unit:
+	$(MAKE) $(AM_MAKEFLAGS) distcheck TESTS='$(UNIT_TESTS)'
+.PHONY: distcheck-unit
 
 check_PROGRAMS += tests/helpers/hj-ptrace
 tests_check_lib_SOURCES = tests/check_lib.c tests/tap.h
