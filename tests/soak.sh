@@ -69,7 +69,23 @@ snapshot() {
 	echo "rss $(awk '/^VmRSS:/ {print $2}' /proc/$SSHD/status)"
 	echo "procs $(for h in $(hj_hierarchies); do cat "$h/$HJ_RUN"/s*/cgroup.procs 2>/dev/null; done | sort -u | wc -l)"
 	echo "zombies $(ps -eo stat,ppid | awk -v a="$SSHD" '$1 ~ /^Z/ && $2 == a' | wc -l)"
-	echo "sessions $(pgrep -c -x hijack-shell)"
+	echo "sessions $(sessions_of "$SSHD")"
+}
+# sessions_of PID: the hijack-shell processes below PID (this test's
+# sshd), not those of another sshd or test on the machine
+sessions_of() {
+	ps -e -o pid=,ppid=,comm= | awk -v top="$1" '
+		{ parent[$1] = $2; comm[$1] = $3 }
+		END {
+			for (p in comm) {
+				d = 0
+				if (comm[p] != "hijack-shell")
+					continue
+				for (a = parent[p]; a > 1 && d++ < 64; a = parent[a])
+					if (a == top) { n++; break }
+			}
+			print n + 0
+		}'
 }
 s "${users[0]}" true
 sleep 0.5
