@@ -193,6 +193,15 @@ int hj_container_state(const char *spec, struct hj_target *t);
  */
 const char *hj_strerror(int err);
 
+/*
+ * escape.c: @in (NULL reads as "") into @out, every byte outside
+ * printable ASCII and every backslash as \xNN, cut at a whole character
+ * to fit @size; returns @out.  For each string from /proc, cgroupfs, a
+ * container, NSS or the environment that a tool prints or logs.
+ */
+#define HJ_ESCAPED_SIZE(n) (4 * (n) + 1)
+const char *hj_escape(const char *in, char *out, size_t size);
+
 /* cgroup.c */
 int hj_cgroup_is_member_file(int fd);
 int hj_cgroup_open_spec_all(const char *spec, int *dirfds, size_t max,

@@ -11,6 +11,7 @@ lib_libhijack_la_SOURCES = \
 	lib/conf.c \
 	lib/confine.c \
 	lib/delegate.c \
+	lib/escape.c \
 	lib/strerror.c \
 	lib/ns.c \
 	lib/proc.c \

@@ -51,6 +51,28 @@ START_TEST(status_parses_fields)
 }
 END_TEST
 
+/* hj_escape(): what a tool prints of a string from outside */
+START_TEST(escape_controls)
+{
+	char out[HJ_ESCAPED_SIZE(16)], small[6];
+
+	ck_assert_str_eq(hj_escape("web1/ok-_.:@", out, sizeof(out)),
+			 "web1/ok-_.:@");
+	ck_assert_str_eq(hj_escape("\r\033[2K", out, sizeof(out)),
+			 "\\x0d\\x1b[2K");
+	/* the escape's own backslash, DEL, and a UTF-8 C1 control (CSI) */
+	ck_assert_str_eq(hj_escape("a\\b\177\xc2\x9b", out, sizeof(out)),
+			 "a\\x5cb\\x7f\\xc2\\x9b");
+	ck_assert_str_eq(hj_escape(NULL, out, sizeof(out)), "");
+	/* cut at a whole escape: "ab" and no half of "\x1b" */
+	ck_assert_str_eq(hj_escape("ab\033c", small, sizeof(small)), "ab");
+	ck_assert_str_eq(hj_escape("abc\033", small, sizeof(small)), "abc");
+	ck_assert_str_eq(hj_escape("a\033", small, sizeof(small)), "a\\x1b");
+	ck_assert_str_eq(hj_escape("abcdefgh", small, sizeof(small)), "abcde");
+	ck_assert_str_eq(hj_escape("x", out, 0), "");
+}
+END_TEST
+
 START_TEST(status_rejects_garbage)
 {
 	struct hj_proc_status st;
@@ -1541,6 +1563,7 @@ static Suite *lib_suite(bool root)
 	tcase_add_test(parse, fdinfo_fields);
 	tcase_add_test(parse, status_sec_parses_fields);
 	tcase_add_test(parse, strerror_words);
+	tcase_add_test(parse, escape_controls);
 	suite_add_tcase(s, parse);
 	tcase_add_test(cgroup, not_a_cgroup_file_is_ebadf);
 	tcase_add_test(cgroup, spec_refuses_escapes);
