@@ -72,6 +72,9 @@ struct who_ctx {
 	ino_t ino;
 	char deleted[SHELL_PATH_MAX + 16]; /* "PATH (deleted)" */
 	char pidns[64]; /* our pid namespace */
+	char mntns[64]; /* our mount namespace */
+	dev_t root_dev; /* our root directory: the host's */
+	ino_t root_ino;
 	time_t btime; /* boot time, /proc/stat */
 	long hz;
 };
@@ -124,17 +127,23 @@ static pid_t only_child(pid_t pid)
 	return n == 1 && a > 0 && a <= INT_MAX ? (pid_t)a : 0;
 }
 
-static int ns_link(pid_t pid, char *out, size_t size)
+/* the target of the namespace link @path, "pid:[4026531836]" */
+static int ns_file_link(const char *path, char *out, size_t size)
 {
-	char path[64];
-	ssize_t l;
+	ssize_t l = readlink(path, out, size - 1);
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
-	l = readlink(path, out, size - 1);
 	if (l < 0)
 		return -errno;
 	out[l] = '\0';
 	return 0;
+}
+
+static int ns_link(pid_t pid, char *out, size_t size)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
+	return ns_file_link(path, out, size);
 }
 
 /*
@@ -305,12 +314,40 @@ static bool tcp_peer(pid_t pid, char *out, size_t size)
 	return false;
 }
 
+/*
+ * @pid runs on the host as the host sees it: its root directory is ours
+ * and its mount namespace too.  A container's process, however it names
+ * its files, has neither: /proc/PID/exe of a process that pivot_root'ed
+ * reads relative to the container's root, so a copy of any program at
+ * this program's path inside it reads like ours.
+ */
+static bool on_host(pid_t pid, const struct who_ctx *ctx)
+{
+	char path[64], ns[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/root", (int)pid);
+	if (stat(path, &st) || st.st_dev != ctx->root_dev ||
+	    st.st_ino != ctx->root_ino)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
+	return ns_file_link(path, ns, sizeof(ns)) == 0 &&
+	       !strcmp(ns, ctx->mntns);
+}
+
+/*
+ * This program, as the host sees it: the same file, or one replaced
+ * since (an upgrade) at our path.  The path alone is taken only from a
+ * process on the host (on_host()).
+ */
 static bool same_file(pid_t pid, const struct who_ctx *ctx)
 {
 	char path[64], link[SHELL_PATH_MAX + 16];
 	struct stat st;
 	ssize_t l;
 
+	if (!on_host(pid, ctx))
+		return false;
 	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
 	if (!stat(path, &st) && st.st_dev == ctx->dev && st.st_ino == ctx->ino)
 		return true;
@@ -348,6 +385,9 @@ static int relay(pid_t pid, const struct who_ctx *ctx, struct who_row *row)
 	p = strstr(buf, "\nPPid:");
 	if (p)
 		ppid = (pid_t)strtol(p + 6, NULL, 10);
+	/* its parent, sshd's session process, is on the host too */
+	if (ppid <= 0 || !on_host(ppid, ctx))
+		return -ENOENT;
 	memset(row, 0, sizeof(*row));
 	row->relay = pid;
 	row->uid = st.ruid;
@@ -382,6 +422,20 @@ static int relay(pid_t pid, const struct who_ctx *ctx, struct who_row *row)
 	return 0;
 }
 
+/* one row, each string escaped: a cgroup's name is its creator's */
+static void print_row(const struct who_row *row)
+{
+	char user[HJ_ESCAPED_SIZE(sizeof(row->user))];
+	char container[HJ_ESCAPED_SIZE(sizeof(row->container))];
+	char cgroup[HJ_ESCAPED_SIZE(sizeof(row->cgroup))];
+
+	printf("%s %s %s %s %d %d %s\n",
+	       hj_escape(row->user, user, sizeof(user)),
+	       hj_escape(row->container, container, sizeof(container)),
+	       row->since, row->from, (int)row->relay, (int)row->session,
+	       hj_escape(row->cgroup, cgroup, sizeof(cgroup)));
+}
+
 /* what the kernel calls this program's file once it is replaced */
 static int self_deleted(struct who_ctx *ctx)
 {
@@ -413,6 +467,12 @@ int shell_who(void)
 		err(1, "cannot find this program");
 	if (ns_link(getpid(), ctx.pidns, sizeof(ctx.pidns)))
 		err(1, "cannot read our pid namespace");
+	if (ns_file_link("/proc/self/ns/mnt", ctx.mntns, sizeof(ctx.mntns)))
+		err(1, "cannot read our mount namespace");
+	if (stat("/proc/self/root", &st))
+		err(1, "cannot find our root directory");
+	ctx.root_dev = st.st_dev;
+	ctx.root_ino = st.st_ino;
 	ctx.btime = boot_time();
 	ctx.hz = sysconf(_SC_CLK_TCK);
 	if (!ctx.btime || ctx.hz <= 0)
@@ -430,9 +490,7 @@ int shell_who(void)
 			continue;
 		if (relay((pid_t)pid, &ctx, &row))
 			continue;
-		printf("%s %s %s %s %d %d %s\n", row.user, row.container,
-		       row.since, row.from, (int)row.relay, (int)row.session,
-		       row.cgroup);
+		print_row(&row);
 	}
 	closedir(d);
 	return 0;

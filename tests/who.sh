@@ -132,6 +132,50 @@ is "a rule moved elsewhere since the login: container '?'" \
 printf '%s\t%s\tname=one\n%s\t%s\tname=two\n' "$U1" "$HJ_RUN/web1" \
 	"$U2" "$HJ_RUN/web2" > "$CONF"
 
+# A cgroup's name is its creator's (a rootless user names the ones
+# delegated to it): a row never carries its bytes raw.
+evil=$'\r\e[2K\e[1A'
+c2=$(cg2 "$sess3")
+h2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+if [ -n "$c2" ] && [ -n "$h2" ] && mkdir "$h2$c2/$evil" &&
+	echo "$sess3" > "$h2$c2/$evil/cgroup.procs"; then
+	out=$("$HS" --who)
+	is "a session in a cgroup named with control bytes: none in --who's output" \
+		"$(LC_ALL=C tr -d '\n -~' <<<"$out" | wc -c)" 0
+	like "... the name escaped" "$(grep "^$U2 " <<<"$out")" ' /.*/\\x0d\\x1b\[2K\\x1b\[1A$'
+	echo "$sess3" > "$h2$c2/cgroup.procs"
+	rmdir "$h2$c2/$evil"
+else
+	not_ok "cannot move session 3 into a cgroup of its own on cgroup2"
+fi
+
+# Container root forges a relay: any program copied to this program's
+# path inside its root, run as "--wait-for-child" under no_new_privs with
+# one child, then deleted.  /proc/PID/exe of a process that pivot_root'ed
+# reads relative to the container's root, so the path reads like ours
+# after an upgrade.  Its root and mount namespace are not the host's.
+fake=$HJ_TMP/r-web1$HS
+mkdir -p "$(dirname "$fake")"
+cp "$top_builddir/tests/helpers/hj-confined" "$fake"
+nsenter -t "$I1" -a -r -w "$HS" --wait-for-child >"$D/fake.out" 2>&1 &
+FAKE_NSENTER=$!
+HJ_PIDS+=("$FAKE_NSENTER")
+fake_pid=""
+for _ in $(seq 100); do
+	fake_pid=$(pgrep -P "$FAKE_NSENTER" | head -n1)
+	[ -n "$fake_pid" ] && [ -n "$(cat "/proc/$fake_pid/task/$fake_pid/children" 2>/dev/null)" ] && break
+	sleep 0.05
+done
+rm -f "$fake"
+is "the look-alike's file reads as ours, replaced" \
+	"$(readlink "/proc/$fake_pid/exe")" "$HS (deleted)"
+like "... it runs as a relay would" "$(tr '\0' ' ' < "/proc/$fake_pid/cmdline")" \
+	"^$HS --wait-for-child $"
+is "a look-alike relay in a container is not listed" "$(who_rows | wc -l)" 3
+kill $(cat "/proc/$fake_pid/task/$fake_pid/children" 2>/dev/null) \
+	"$fake_pid" "$FAKE_NSENTER" 2>/dev/null
+wait "$FAKE_NSENTER" 2>/dev/null
+
 # logout: end of input ends each session
 exec {W1}>&- {W2}>&- {W3}>&-
 wait "$C1" "$C2" "$C3"

@@ -25,6 +25,9 @@
  *	hj-confined dumpable                print PR_GET_DUMPABLE
  *	hj-confined -c WORD                 the same, as a login shell
  *	                                    (shell=): ssh host WORD
+ *	hj-confined --wait-for-child        a look-alike of hijack-shell's
+ *	                                    relay: no_new_privs, one child
+ *	                                    that sleeps, wait for it
  *
  * for issue #13's attack: a setuid-root copy run by another user.
  * Static: it runs inside busybox containers.
@@ -43,6 +46,7 @@
 #include <sys/resource.h>
 #include <grp.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* docker/runc's default set (moby oci/caps/defaults.go) */
@@ -83,6 +87,27 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "-c")) {
 		argc--;
 		argv++;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--wait-for-child")) {
+		pid_t child;
+
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
+			perror("no_new_privs");
+			return 1;
+		}
+		child = fork();
+		if (child == 0) {
+			pause();
+			_exit(0);
+		}
+		if (child < 0) {
+			perror("fork");
+			return 1;
+		}
+		printf("%d\n", (int)child);
+		fflush(stdout);
+		waitpid(child, NULL, 0);
+		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "dumpable")) {
 		printf("%d\n", prctl(PR_GET_DUMPABLE, 0, 0, 0, 0));
