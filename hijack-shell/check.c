@@ -32,6 +32,20 @@
 
 static int problems, unread;
 
+/*
+ * @s escaped for printing (hj_escape()), in one of a few buffers used in
+ * turn: enough for every string of one line.  Everything printed that
+ * comes from NSS, hijack.conf, /proc, cgroupfs, sshd's configuration or
+ * the container goes through it.
+ */
+static const char *E(const char *s)
+{
+	static char buf[8][HJ_ESCAPED_SIZE(4096)];
+	static unsigned int next;
+
+	return hj_escape(s, buf[next++ % 8], sizeof(buf[0]));
+}
+
 static void __attribute__((format(printf, 1, 2))) problem(const char *fmt, ...)
 {
 	va_list ap;
@@ -192,35 +206,35 @@ static void check_sshd(const char *config, const char *user)
 		return;
 	}
 	if (sshd_value(conf, "usepam", v, sizeof(v)) && strcmp(v, "yes"))
-		problem("sshd: UsePAM is %s: pam_hijack never runs", v);
+		problem("sshd: UsePAM is %s: pam_hijack never runs", E(v));
 	/* sshd -T prints one line per Subsystem */
 	for (pos = conf; sshd_next(&pos, "subsystem", v, sizeof(v));)
 		if (strstr(v, "internal-sftp"))
 			problem("sshd: 'Subsystem %s' bypasses the login "
 				"shell: sftp lands on the host; use an "
 				"external sftp-server",
-				v);
+				E(v));
 	if (sshd_value(conf, "forcecommand", v, sizeof(v)) && strcmp(v, "none"))
-		problem("sshd: ForceCommand %s: %s", v, forcecommand_why(v));
+		problem("sshd: ForceCommand %s: %s", E(v), forcecommand_why(v));
 	if (sshd_value(conf, "chrootdirectory", v, sizeof(v)) &&
 	    strcmp(v, "none"))
-		problem("sshd: ChrootDirectory %s hides the login shell", v);
+		problem("sshd: ChrootDirectory %s hides the login shell", E(v));
 	for (i = 0; i < sizeof(forwarding) / sizeof(forwarding[0]); i++)
 		if (sshd_value(conf, forwarding[i], v, sizeof(v)) &&
 		    strcmp(v, "no"))
 			problem("sshd: %s %s: forwarding is done by sshd on "
 				"the host, outside the container",
-				forwarding[i], v);
+				forwarding[i], E(v));
 	if (sshd_value(conf, "permituserenvironment", v, sizeof(v)) &&
 	    strcmp(v, "no"))
 		printf("warning:    sshd: PermitUserEnvironment %s (harmless "
 		       "to hijack-shell, which rebuilds the environment)\n",
-		       v);
+		       E(v));
 	if (sshd_value(conf, "acceptenv", v, sizeof(v)) &&
 	    (strstr(v, "HIJACK") || strchr(v, '*')))
 		printf("warning:    sshd: AcceptEnv %s lets clients set "
 		       "variables named like pam_hijack's (never trusted)\n",
-		       v);
+		       E(v));
 	free(conf);
 }
 
@@ -244,18 +258,19 @@ static void check_tlog(const struct passwd *pw, const char *exe,
 		problem("login shell of %s is %s, whose shell setting cannot "
 			"be read (%s --configuration: %s): sessions may land "
 			"on the host",
-			pw->pw_name, pw->pw_shell, pw->pw_shell, strerror(-r));
+			E(pw->pw_name), E(pw->pw_shell), E(pw->pw_shell),
+			strerror(-r));
 		return;
 	}
 	if (strcmp(shell, exe)) {
 		problem("login shell of %s is %s, which runs %s, not %s: "
 			"sessions land on the host (set \"shell\" in "
 			"/etc/tlog/tlog-rec-session.conf)",
-			pw->pw_name, pw->pw_shell, shell, exe);
+			E(pw->pw_name), E(pw->pw_shell), E(shell), exe);
 		return;
 	}
 	printf("login shell: %s, recording on the host, running %s\n",
-	       pw->pw_shell, exe);
+	       E(pw->pw_shell), exe);
 	if (!stat(pw->pw_shell, &st) &&
 	    (!(st.st_mode & S_ISUID) || st.st_uid == 0 ||
 	     st.st_uid == pw->pw_uid))
@@ -263,7 +278,7 @@ static void check_tlog(const struct passwd *pw, const char *exe,
 		       "recorder runs as %s, who could stop it or alter a "
 		       "file recording on the host (dpkg-statoverride --update "
 		       "--add _tlog _tlog 6755 %s)\n",
-		       pw->pw_shell, pw->pw_name, pw->pw_shell);
+		       E(pw->pw_shell), E(pw->pw_name), E(pw->pw_shell));
 	conf = sshd_effective(config, pw->pw_name);
 	if (!conf)
 		return;
@@ -272,7 +287,7 @@ static void check_tlog(const struct passwd *pw, const char *exe,
 		problem("sshd: PermitUserEnvironment %s lets the user set "
 			"TLOG_REC_SESSION_SHELL: sessions could land on the "
 			"host",
-			v);
+			E(v));
 	/* sshd -T prints one line per AcceptEnv pattern */
 	for (pos = conf; sshd_next(&pos, "acceptenv", v, sizeof(v));)
 		if (!fnmatch(v, "TLOG_REC_SESSION_SHELL", 0) ||
@@ -280,7 +295,7 @@ static void check_tlog(const struct passwd *pw, const char *exe,
 			problem("sshd: AcceptEnv %s lets clients choose "
 				"tlog-rec-session's shell or writer: sessions "
 				"could land on the host unrecorded",
-				v);
+				E(v));
 	free(conf);
 }
 
@@ -288,8 +303,8 @@ static void match_report(struct sshdconf_scan *sc,
 			 const struct sshdconf_finding *f)
 {
 	(void)sc;
-	problem("sshd: %s:%u: 'Match %s' sets %s %s: %s", f->file, f->line,
-		f->match, f->keyword, f->value, f->why);
+	problem("sshd: %s:%u: 'Match %s' sets %s %s: %s", E(f->file), f->line,
+		E(f->match), E(f->keyword), E(f->value), f->why);
 }
 
 /*
@@ -313,7 +328,7 @@ static void check_sshd_match(const char *config, const struct passwd *pw)
 	    getgrouplist(pw->pw_name, pw->pw_gid, gids, &n) == -1) {
 		problem("sshd: cannot list the groups of %s: Match blocks not "
 			"checked",
-			pw->pw_name);
+			E(pw->pw_name));
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
@@ -328,10 +343,10 @@ static void check_sshd_match(const char *config, const struct passwd *pw)
 	sc.report = match_report;
 	r = sshdconf_scan_file(&sc, config ? config : "/etc/ssh/sshd_config");
 	if ((r == -EACCES || r == -EPERM) && geteuid() != 0)
-		cannot("sshd: %s: %s: Match blocks not checked", sc.bad,
+		cannot("sshd: %s: %s: Match blocks not checked", E(sc.bad),
 		       strerror(-r));
 	else if (r)
-		problem("sshd: %s: %s: Match blocks not all checked", sc.bad,
+		problem("sshd: %s: %s: Match blocks not all checked", E(sc.bad),
 			r == -ELOOP ? "Include nested too deep" : strerror(-r));
 out:
 	for (i = 0; names && (size_t)i < u.ngroups; i++)
@@ -351,11 +366,11 @@ static void check_pam_stack(const char *service)
 	snprintf(path, sizeof(path), "/etc/pam.d/%s", service);
 	f = fopen(path, "re");
 	if (!f && errno != ENOENT) {
-		cannot("%s: %s", path, strerror(errno));
+		cannot("%s: %s", E(path), strerror(errno));
 		return;
 	}
 	if (!f) {
-		printf("pam:        %s not found\n", path);
+		printf("pam:        %s not found\n", E(path));
 		return;
 	}
 	while (fgets(line, sizeof(line), f))
@@ -364,7 +379,7 @@ static void check_pam_stack(const char *service)
 			found = true;
 	fclose(f);
 	printf("pam:        pam_hijack %s in %s\n", found ? "is" : "is NOT",
-	       path);
+	       E(path));
 }
 
 /*
@@ -380,20 +395,20 @@ static int check_identity(struct hj_target *t, const struct hj_mapping *m,
 	int r = hj_userns_of(t, pw->pw_uid, pw->pw_gid, &ns);
 
 	if (r == -EPERM && geteuid() != 0) {
-		cannot("the user namespace of container %s: %s", m->name,
+		cannot("the user namespace of container %s: %s", E(m->name),
 		       hj_strerror(r));
 		return 0;
 	}
 	if (r) {
 		problem("container %s: cannot read its user namespace: %s: "
 			"logins are refused",
-			m->name, hj_strerror(r));
+			E(m->name), hj_strerror(r));
 		return 1;
 	}
 	if (ns.setgroups_denied) {
 		problem("container %s: its user namespace denies setgroups "
 			"(/proc/%d/setgroups): logins are refused",
-			m->name, (int)t->pid);
+			E(m->name), (int)t->pid);
 		return 1;
 	}
 	if (!ns.own_ns) {
@@ -405,7 +420,7 @@ static int check_identity(struct hj_target *t, const struct hj_mapping *m,
 	if (!ns.owned || pw->pw_uid == 0) {
 		printf("userns:     owned by uid %d, not by %s: entered with "
 		       "privilege\n",
-		       (int)ns.owner, pw->pw_name);
+		       (int)ns.owner, E(pw->pw_name));
 		printf("identity:   uid %u gid %u inside (the same numbers "
 		       "as on the host)\n",
 		       (unsigned int)pw->pw_uid, (unsigned int)pw->pw_gid);
@@ -413,11 +428,11 @@ static int check_identity(struct hj_target *t, const struct hj_mapping *m,
 	}
 	printf("userns:     %s's own (a rootless container): entered without "
 	       "privilege\n",
-	       pw->pw_name);
+	       E(pw->pw_name));
 	if (!ns.root_mapped) {
 		problem("container %s: its user namespace maps no root: "
 			"logins are refused",
-			m->name);
+			E(m->name));
 		return 1;
 	}
 	/*
@@ -434,7 +449,7 @@ static int check_identity(struct hj_target *t, const struct hj_mapping *m,
 		printf("identity:   uid %u gid %u inside: %s's own ids as the "
 		       "user namespace maps them\n",
 		       (unsigned int)ids->uid, (unsigned int)ids->gid,
-		       pw->pw_name);
+		       E(pw->pw_name));
 	else
 		printf("identity:   uid 0 gid 0 inside: root of the user "
 		       "namespace, as uid %u is not mapped there\n",
@@ -446,21 +461,21 @@ static int check_identity(struct hj_target *t, const struct hj_mapping *m,
 	if (r == -EACCES) {
 		problem("container %s: its cgroup %s is not delegated to %s "
 			"(not owned by uid %u): logins are refused",
-			m->name, t->cgroup, pw->pw_name,
+			E(m->name), E(t->cgroup), E(pw->pw_name),
 			(unsigned int)pw->pw_uid);
 		return 1;
 	}
 	if (r == -EPERM && geteuid() != 0) {
-		cannot("the cgroups of container %s: %s", m->name,
+		cannot("the cgroups of container %s: %s", E(m->name),
 		       hj_strerror(r));
 		return 0;
 	}
 	if (r) {
-		problem("container %s: %s: logins are refused", m->name,
+		problem("container %s: %s: logins are refused", E(m->name),
 			hj_strerror(r));
 		return 1;
 	}
-	printf("cgroups:    delegated to %s: joined\n", pw->pw_name);
+	printf("cgroups:    delegated to %s: joined\n", E(pw->pw_name));
 	return 0;
 }
 
@@ -478,18 +493,18 @@ static void check_confinement(struct hj_target *t, const struct hj_mapping *m,
 	if (r == -EOPNOTSUPP && c.seccomp_mode == 1) {
 		problem("container %s: its init runs in seccomp strict mode: "
 			"logins are refused",
-			m->name);
+			E(m->name));
 		return;
 	}
 	if (r == -EOPNOTSUPP) {
 		problem("container %s: the kernel does not hand out its init's "
 			"seccomp filter: logins are refused",
-			m->name);
+			E(m->name));
 		return;
 	}
 	if (r) {
 		problem("container %s: cannot read its init's confinement: %s",
-			m->name, strerror(-r));
+			E(m->name), strerror(-r));
 		return;
 	}
 	printf("confinement: bounding set %016llx, no_new_privs %s, seccomp "
@@ -502,7 +517,7 @@ static void check_confinement(struct hj_target *t, const struct hj_mapping *m,
 	if (c.nfilters)
 		printf(" (%u)", c.nfilters);
 	if (c.label[0])
-		printf(", %s %s", c.lsm, c.label);
+		printf(", %s %s", E(c.lsm), E(c.label));
 	putchar('\n');
 	hj_confinement_free(&c);
 }
@@ -538,31 +553,54 @@ static void check_transfer(struct hj_target *t, const struct hj_mapping *m,
 	if (r) {
 		printf("warning:    cannot look inside %s for file transfer: "
 		       "%s\n",
-		       m->name, hj_strerror(r));
+		       E(m->name), hj_strerror(r));
 		return;
 	}
 	if (prog[0] && (p.sftp == -ENOENT || p.sftp == -ENOTDIR))
 		printf("warning:    scp and sftp will fail: %s is not in %s\n",
-		       prog, m->name);
+		       E(prog), E(m->name));
 	else if (prog[0] && p.sftp)
 		printf("warning:    scp and sftp will fail: %s cannot be "
 		       "executed in %s: %s\n",
-		       prog, m->name, strerror(-p.sftp));
+		       E(prog), E(m->name), strerror(-p.sftp));
 	else if (prog[0])
-		printf("sftp:       %s is in %s\n", prog, m->name);
+		printf("sftp:       %s is in %s\n", E(prog), E(m->name));
 	if (!p.passwd)
 		printf("warning:    scp and sftp will fail: %s (uid %u) is not "
 		       "in %s's /etc/passwd (sftp-server: \"No user found for "
 		       "uid\")\n",
-		       pw->pw_name, (unsigned int)ids->uid, m->name);
+		       E(pw->pw_name), (unsigned int)ids->uid, E(m->name));
 	if (!p.rsync)
 		printf("warning:    rsync will fail: no rsync in %s's PATH "
 		       "(/usr/local/bin:/usr/bin:/bin)\n",
-		       m->name);
+		       E(m->name));
 	if (!p.scp)
 		printf("warning:    scp -O (the legacy protocol) will fail: no "
 		       "scp in %s's PATH (/usr/local/bin:/usr/bin:/bin)\n",
-		       m->name);
+		       E(m->name));
+}
+
+/*
+ * hijack-shell knows the user by uid, PAM by name: when the uid's first
+ * account in the user database is another, the login of this one is
+ * refused as a mismatch (hijack-shell.c check_pam_mapping()).
+ */
+static void check_uid_owner(const struct passwd *pw)
+{
+	struct passwd ent, *byuid = NULL;
+	char buf[16384];
+
+	/* getpwuid() would overwrite the caller's getpwnam() answer */
+	if (getpwuid_r(pw->pw_uid, &ent, buf, sizeof(buf), &byuid))
+		byuid = NULL;
+	if (byuid && !strcmp(byuid->pw_name, pw->pw_name))
+		return;
+	problem("uid %u is %s in the user database, not %s: hijack-shell, "
+		"which knows the user by uid, refuses every login of %s "
+		"(accounts sharing a uid)",
+		(unsigned int)pw->pw_uid,
+		byuid ? E(byuid->pw_name) : "nobody's", E(pw->pw_name),
+		E(pw->pw_name));
 }
 
 int shell_check(const char *user, bool priv)
@@ -590,12 +628,12 @@ int shell_check(const char *user, bool priv)
 	}
 	pw = user ? getpwnam(user) : getpwuid(getuid());
 	if (!pw)
-		errx(1, "no such user: %s", user ? user : "(self)");
-	printf("user:       %s (uid %u)\n", pw->pw_name,
+		errx(1, "no such user: %s", E(user ? user : "(self)"));
+	printf("user:       %s (uid %u)\n", E(pw->pw_name),
 	       (unsigned int)pw->pw_uid);
 	r = hj_conf_resolve_user(HJ_CONF_DEFAULT, pw, &m, &cerr);
 	if (r) {
-		problem("%s", cerr.msg[0] ? cerr.msg : strerror(-r));
+		problem("%s", E(cerr.msg[0] ? cerr.msg : strerror(-r)));
 		return 1;
 	}
 	l = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -613,40 +651,42 @@ int shell_check(const char *user, bool priv)
 			 !strcmp(shell, exe))
 			printf("warning:    the login shell is %s running "
 			       "hijack-shell: every login is refused\n",
-			       pw->pw_shell);
+			       E(pw->pw_shell));
 		return 0;
 	}
 	/* the file it is in: hijack.conf or one of hijack.conf.d */
-	printf("rule:       %s:%u\n", m.file, m.line);
+	printf("rule:       %s:%u\n", E(m.file), m.line);
+	if (m.kind == HJ_MAP_CONTAINER)
+		check_uid_owner(pw);
 	if (m.kind == HJ_MAP_HOST) {
 		printf("target:     the host ('-')\n");
 		return 0;
 	}
-	printf("container:  %s\ncgroup:     %s\n", m.name, m.cgroup);
+	printf("container:  %s\ncgroup:     %s\n", E(m.name), E(m.cgroup));
 	printf("shell:      %s\n",
-	       m.shell[0] ? m.shell :
+	       m.shell[0] ? E(m.shell) :
 			    "(the container's /etc/passwd, else /bin/sh)");
 	r = hj_container_state(m.cgroup, &t);
 	if (t.pid > 0)
 		printf("task:       pid %d (%s) in %s\n", (int)t.pid,
-		       hj_pick_name(t.pick), t.cgroup);
+		       hj_pick_name(t.pick), E(t.cgroup));
 	if (r == -ENOENT) {
 		/* the only answer on which stopped=host routes to the host */
 		problem("container %s is not running (%s): logins are %s",
-			m.name, hj_strerror(r),
+			E(m.name), hj_strerror(r),
 			m.on_stopped == HJ_STOPPED_HOST ? "routed to the host" :
 							  "refused");
 	} else if (r == -ESRCH) {
 		problem("container %s is not running (no live task in cgroup "
 			"%s): logins are refused",
-			m.name, m.cgroup);
+			E(m.name), E(m.cgroup));
 	} else if (r == -EDEADLK) {
 		problem("container %s is frozen: logins are refused until it "
 			"is thawed",
-			m.name);
+			E(m.name));
 	} else if (r) {
 		problem("container %s (cgroup %s): %s: logins are refused",
-			m.name, m.cgroup, hj_strerror(r));
+			E(m.name), E(m.cgroup), hj_strerror(r));
 	} else {
 		struct shell_ids ids = { .owner = 0,
 					 .uid = pw->pw_uid,
@@ -671,7 +711,7 @@ int shell_check(const char *user, bool priv)
 	else if (strcmp(pw->pw_shell, exe))
 		problem("login shell of %s is %s, not %s: sessions land on the "
 			"host",
-			pw->pw_name, pw->pw_shell, exe);
+			E(pw->pw_name), E(pw->pw_shell), exe);
 	else
 		printf("login shell: %s\n", exe);
 	self_privilege();

@@ -256,4 +256,20 @@ chk "sshd: a drop-in Include'd in a Match block" 1 \
 match "a clean config with a Match block" 0 "^RESULT: ok$" \
 	"Match Address 10.0.0.0/8" "AllowTcpForwarding no" "PasswordAuthentication no"
 
+# a cgroup's name is its creator's (a rootless user names its delegated
+# ones): the init's cgroup is printed with its control bytes escaped
+echo "$safe" > "$D/sshd_config"
+evil=$'\r\e[2K\e[1A'
+make_rootfs "$HJ_TMP/r-esc" esc >/dev/null 2>&1
+if ct_start "esc/$evil" esc "$HJ_TMP/r-esc"; then
+	rules "$A	$HJ_RUN/esc	name=esc"
+	out=$("$HS" --check "$A" 2>&1)
+	is "an init in a cgroup named with control bytes: none in --check's output" \
+		"$(LC_ALL=C tr -d '\n -~' <<<"$out" | wc -c)" 0
+	like "... the cgroup escaped" "$(grep '^task:' <<<"$out")" \
+		"in /.*/$HJ_RUN/esc/\\\\x0d\\\\x1b\\[2K\\\\x1b\\[1A$"
+else
+	not_ok "cannot start a container in a cgroup named with control bytes"
+fi
+
 done_testing
