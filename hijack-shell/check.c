@@ -480,16 +480,33 @@ static int check_identity(struct hj_target *t, const struct hj_mapping *m,
 }
 
 /*
- * What a session would be confined to, read as a login would read it
- * (the init's filters are copied only with privilege).
+ * What a session would be confined to, read as a login would read it:
+ * the init's filters from root's copy (a user's check never stops the
+ * init); root's check makes the copy when there is none, as the next
+ * login's pam_hijack would.
  */
 static void check_confinement(struct hj_target *t, const struct hj_mapping *m,
 			      bool priv)
 {
 	struct hj_confinement c;
-	int r = hj_confinement_read_flags(t, &c,
-					  priv ? 0 : HJ_CONFINE_FILTER_NNP);
+	unsigned int flags = !priv ? HJ_CONFINE_FILTER_NNP :
+			     getuid() == 0 && geteuid() == 0 ?
+				     HJ_CONFINE_STORE :
+				     HJ_CONFINE_CACHED;
+	int r = hj_confinement_read_flags(t, &c, flags);
 
+	if (r == -ENODATA) {
+		cannot("the seccomp filters of container %s's init: %s (the "
+		       "next login makes it)",
+		       E(m->name), hj_strerror(r));
+		return;
+	}
+	if (r == -ETIMEDOUT) {
+		problem("container %s: %s within %d ms: logins are refused "
+			"until it does",
+			E(m->name), hj_strerror(r), HJ_FILTER_COPY_MS);
+		return;
+	}
 	if (r == -EOPNOTSUPP && c.seccomp_mode == 1) {
 		problem("container %s: its init runs in seccomp strict mode: "
 			"logins are refused",
@@ -627,8 +644,10 @@ int shell_check(const char *user, bool priv)
 		}
 	}
 	pw = user ? getpwnam(user) : getpwuid(getuid());
-	if (!pw)
-		errx(1, "no such user: %s", E(user ? user : "(self)"));
+	if (!pw) {
+		warnx("no such user: %s", E(user ? user : "(self)"));
+		return 1;
+	}
 	printf("user:       %s (uid %u)\n", E(pw->pw_name),
 	       (unsigned int)pw->pw_uid);
 	r = hj_conf_resolve_user(HJ_CONF_DEFAULT, pw, &m, &cerr);

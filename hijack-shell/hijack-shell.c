@@ -181,15 +181,18 @@ static void check_pam_mapping(const struct session *s)
 }
 
 /*
- * The init's confinement, which the session will get.  Run without its
- * file capabilities (by hand, say) a seccomp filter cannot be copied:
- * no_new_privs stands in, as the session can gain no more than its user
- * has anyway.
+ * The init's confinement, which the session will get.  Its seccomp
+ * filters come from root's copy (pam_hijack's session step makes it):
+ * this process is the user's to stop at any moment, and must never hold
+ * the init in the ptrace stop a copy takes.  Run without its file
+ * capabilities (by hand, say), no_new_privs stands in for the filters,
+ * as the session can gain no more than its user has anyway.
  */
 static void read_confinement(struct session *s)
 {
 	int r = hj_confinement_read_flags(&s->t, &s->conf,
-					  s->priv ? 0 : HJ_CONFINE_FILTER_NNP);
+					  s->priv ? HJ_CONFINE_CACHED :
+						    HJ_CONFINE_FILTER_NNP);
 
 	if (r == -EOPNOTSUPP && s->conf.seccomp_mode == 1)
 		refuse(s, "confinement",
@@ -207,6 +210,11 @@ static void read_confinement(struct session *s)
 		       "cannot enter container %s (pid %d): its init is being "
 		       "traced",
 		       s->m.name, (int)s->t.pid);
+	if (r == -ENODATA)
+		refuse(s, "confinement",
+		       "cannot enter container %s (pid %d): %s; log in "
+		       "through a PAM service with pam_hijack's session step",
+		       s->m.name, (int)s->t.pid, hj_strerror(r));
 	if (r)
 		refuse(s, "confinement",
 		       "cannot read the confinement of container %s (pid %d): "

@@ -51,20 +51,9 @@ void hj_confinement_init(struct hj_confinement *c)
 	c->procfd = -1;
 }
 
-static void free_filters(struct hj_confinement *c)
-{
-	unsigned int i;
-
-	for (i = 0; i < c->nfilters; i++)
-		free(c->filters[i].insns);
-	free(c->filters);
-	c->filters = NULL;
-	c->nfilters = 0;
-}
-
 void hj_confinement_free(struct hj_confinement *c)
 {
-	free_filters(c);
+	hj_filters_free(c);
 	if (c->procfd >= 0)
 		close(c->procfd);
 	hj_confinement_init(c);
@@ -186,102 +175,24 @@ static int read_lsm(int procfd, pid_t pid, struct hj_confinement *c)
 	return 0;
 }
 
-/* The kernel would not hand the filter out: refuse, do not go looser. */
-static int copy_error(int e)
-{
-	switch (e) {
-	case EINVAL: /* no such index, or not in filter mode any more */
-	case EIO: /* no CONFIG_CHECKPOINT_RESTORE: unknown request */
-	case EACCES: /* no CAP_SYS_ADMIN, or the caller is filtered */
-	case EMEDIUMTYPE: /* no classic BPF kept for it */
-		return -EOPNOTSUPP;
-	}
-	return -e;
-}
-
-static int get_filters(pid_t pid, struct hj_confinement *c)
-{
-	struct hj_seccomp_filter *f;
-	unsigned long i;
-
-	c->filters = calloc(HJ_SECCOMP_FILTERS_MAX, sizeof(*c->filters));
-	if (!c->filters)
-		return -ENOMEM;
-	for (i = 0;; i++) {
-		struct __ptrace_seccomp_metadata md = { .filter_off = i };
-		long n =
-			ptrace(PTRACE_SECCOMP_GET_FILTER, pid, (void *)i, NULL);
-
-		if (n < 0 && errno == ENOENT)
-			break; /* past the oldest */
-		if (n < 0)
-			return copy_error(errno);
-		if (i == HJ_SECCOMP_FILTERS_MAX || n == 0 || n > BPF_MAXINSNS)
-			return -EOPNOTSUPP;
-		f = &c->filters[i];
-		f->insns = calloc(n, sizeof(*f->insns));
-		if (!f->insns)
-			return -ENOMEM;
-		c->nfilters = i + 1;
-		f->len = n;
-		if (ptrace(PTRACE_SECCOMP_GET_FILTER, pid, (void *)i,
-			   f->insns) != n)
-			return n < 0 ? copy_error(errno) : -EAGAIN;
-		if (ptrace(PTRACE_SECCOMP_GET_METADATA, pid, (void *)sizeof(md),
-			   &md) < 0)
-			return copy_error(errno);
-		f->flags = md.flags & SECCOMP_FILTER_FLAG_LOG;
-	}
-	if (!c->nfilters)
-		return -EOPNOTSUPP;
-	/*
-	 * ptrace's index 0 is the oldest filter (get_nth_filter() in
-	 * kernel/seccomp.c counts back from the newest), whatever ptrace(2)
-	 * says; ours is the newest, as the task's list runs.
-	 */
-	for (i = 0; i < c->nfilters / 2; i++) {
-		struct hj_seccomp_filter tmp = c->filters[i];
-
-		c->filters[i] = c->filters[c->nfilters - 1 - i];
-		c->filters[c->nfilters - 1 - i] = tmp;
-	}
-	return 0;
-}
-
 /*
- * Copy the init's filters: seize, interrupt, wait for the stop, read,
- * and always detach, handing back a signal the stop took from it.
+ * A copy of the init's filters (hj_filters_copy(), bounded).  A
+ * concurrent login may hold the init for its own copy: wait for it to let
+ * go (hj_target_recheck() waits, and is -EBUSY for a tracer that stays),
+ * then seize again.
  */
-static int copy_filters(pid_t pid, struct hj_confinement *c)
+static int copy_filters(struct hj_target *t, struct hj_confinement *c)
 {
-	int status, sig = 0, r, w;
+	int r, tries;
 
-	if (ptrace(PTRACE_SEIZE, pid, NULL, NULL))
-		return errno == EPERM ? -EPERM : -errno;
-	if (ptrace(PTRACE_INTERRUPT, pid, NULL, NULL)) {
-		r = -errno;
-		goto detach;
+	for (tries = 0;; tries++) {
+		r = hj_filters_copy(t->pid, c);
+		if (r != -EPERM || tries == 3)
+			return r;
+		r = hj_target_recheck(t);
+		if (r)
+			return r;
 	}
-	do
-		w = waitpid(pid, &status, __WALL);
-	while (w < 0 && errno == EINTR);
-	if (w < 0) {
-		r = -errno;
-		goto detach;
-	}
-	if (!WIFSTOPPED(status)) {
-		r = -ESRCH; /* it exited */
-		goto detach;
-	}
-	/* a signal-delivery-stop: the signal goes back on detach */
-	if ((status >> 16) == 0)
-		sig = WSTOPSIG(status);
-	r = get_filters(pid, c);
-detach:
-	if (ptrace(PTRACE_DETACH, pid, NULL, (void *)(long)sig) && !r &&
-	    errno != ESRCH)
-		r = -errno;
-	return r;
 }
 
 /*
@@ -337,7 +248,7 @@ int hj_confinement_read_flags(struct hj_target *t, struct hj_confinement *c,
 {
 	struct hj_proc_sec init, self;
 	char path[64], buf[4096];
-	int r, tries;
+	int r;
 
 	hj_confinement_init(c);
 	if (t->pidfd < 0)
@@ -371,23 +282,18 @@ int hj_confinement_read_flags(struct hj_target *t, struct hj_confinement *c,
 		goto fail;
 	}
 	if (c->seccomp_mode == SECCOMP_MODE_FILTER) {
-		/*
-		 * A concurrent login may hold the init for its own copy:
-		 * wait for it to let go (hj_target_recheck() waits, and is
-		 * -EBUSY for a tracer that stays), then seize again.
-		 */
-		for (tries = 0;; tries++) {
-			r = copy_filters(t->pid, c);
-			if (r != -EPERM || tries == 3)
-				break;
-			free_filters(c);
-			r = hj_target_recheck(t);
-			if (r)
-				break;
+		r = -ENODATA;
+		if (flags & (HJ_CONFINE_CACHED | HJ_CONFINE_STORE))
+			r = hj_filters_load(
+				t, (unsigned int)init.seccomp_filters, c);
+		if (r == -ENODATA && !(flags & HJ_CONFINE_CACHED)) {
+			r = copy_filters(t, c);
+			if (!r && (flags & HJ_CONFINE_STORE))
+				r = hj_filters_store(t, c);
 		}
 		if ((r == -EOPNOTSUPP || r == -EPERM) &&
 		    (flags & HJ_CONFINE_FILTER_NNP)) {
-			free_filters(c);
+			hj_filters_free(c);
 			c->seccomp_mode = 0;
 			c->no_new_privs = true;
 			c->filter_fallback = true;
@@ -395,7 +301,7 @@ int hj_confinement_read_flags(struct hj_target *t, struct hj_confinement *c,
 		}
 		if (r)
 			goto fail;
-		/* the copy read the init by pid again, and stopped it */
+		/* the init, read by pid again: still the pinned one */
 		r = hj_target_recheck(t);
 		if (r)
 			goto fail;

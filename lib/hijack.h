@@ -63,6 +63,11 @@
  *   -EBUSY, -EPERM, -ESRCH as for hj_target_check_access()
  *   -EAGAIN      a filter changed while it was read: read again
  *   -EINVAL      /proc/PID/status cannot be parsed
+ *   -ETIMEDOUT   the init did not stop for the copy of its filters within
+ *                HJ_FILTER_COPY_MS (a killable sleep such as vfork());
+ *                it was let go
+ *   -ENODATA     HJ_CONFINE_CACHED: root has no current copy of the
+ *                init's filters (pam_hijack's session step makes one)
  *
  * hj_confine_early(), _caps(), _late(), _verify():
  *   -ENOTRECOVERABLE  a postcondition failed after confining: the
@@ -295,6 +300,19 @@ struct hj_confinement {
 
 /* hj_confinement_read_flags(): no_new_privs where filters cannot be copied */
 #define HJ_CONFINE_FILTER_NNP 1
+/*
+ * ... the filters from root's copy in HJ_FILTERS_DIR only, never from the
+ * init itself (-ENODATA when there is no current one): for a process the
+ * user may signal, which must never hold the init in a ptrace stop
+ */
+#define HJ_CONFINE_CACHED 2
+/* ... root's copy, made (and kept there) when there is no current one */
+#define HJ_CONFINE_STORE 4
+/* where root keeps a copy of each init's filters, by pid and start time */
+#define HJ_FILTERS_DIR "/run/hijack/seccomp"
+#define HJ_FILTERS_DIR_PARTS "run", "hijack", "seccomp"
+/* the longest the init is waited for to stop for a copy */
+#define HJ_FILTER_COPY_MS 3000
 
 /* The credentials a session must have right before exec. */
 struct hj_creds {

@@ -12,6 +12,7 @@ lib_libhijack_la_SOURCES = \
 	lib/confine.c \
 	lib/delegate.c \
 	lib/escape.c \
+	lib/filters.c \
 	lib/strerror.c \
 	lib/ns.c \
 	lib/proc.c \

@@ -30,6 +30,10 @@ static const struct {
 	{ ENOSYS, "the kernel does not provide sys_hijack" },
 	{ EOPNOTSUPP, "the init's confinement cannot be copied" },
 	{ EMEDIUMTYPE, "/proc is not the host's procfs" },
+	{ ETIMEDOUT, "the container's init did not stop for the copy of its "
+		     "seccomp filters" },
+	{ ENODATA, "no copy of the init's seccomp filters from a login's PAM "
+		   "session (pam_hijack)" },
 	{ ENOTRECOVERABLE, "the process would be less confined than the "
 			   "target" },
 };

@@ -61,6 +61,14 @@ int hj_parse_status_sec(const char *buf, size_t len, struct hj_proc_sec *sec);
 int hj_parse_groups(const char *buf, size_t len, gid_t *gids, size_t max,
 		    size_t *n);
 int hj_read_fd(int fd, char *buf, size_t size, size_t *len);
+
+/* filters.c: the init's seccomp filters, copied (bounded) and kept */
+int hj_filters_copy(pid_t pid, struct hj_confinement *c);
+int hj_filters_load(const struct hj_target *t, unsigned int count,
+		    struct hj_confinement *c);
+int hj_filters_store(const struct hj_target *t,
+		     const struct hj_confinement *c);
+void hj_filters_free(struct hj_confinement *c);
 /*
  * One write of @len bytes to the kernel file @fd opened (a proc or cgroup
  * attribute takes it whole or not at all), then close: 0, -EIO when it

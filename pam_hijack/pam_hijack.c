@@ -283,6 +283,51 @@ static int check_container(pam_handle_t *pamh, const struct options *o,
 }
 
 /*
+ * The init's seccomp filters, copied by this process (root, in sshd's
+ * monitor: a process the user cannot signal) and kept for hijack-shell,
+ * which only ever reads the copy (HJ_CONFINE_CACHED).  The init is
+ * stopped for a copy once: at the first login after it started or added
+ * a filter; later logins find the copy current and stop nothing.
+ */
+static int copy_filters(pam_handle_t *pamh, const struct options *o,
+			const struct passwd *pw, const struct hj_mapping *m,
+			pid_t *vm_pid)
+{
+	struct hj_confinement c;
+	struct hj_target t;
+	char buf[4096];
+	size_t len;
+	int e;
+
+	/*
+	 * No filter, nothing to copy (hijack-shell reads the init again,
+	 * and refuses without a copy, if that changed meanwhile).
+	 */
+	e = hj_proc_read(*vm_pid, "status", buf, sizeof(buf), &len);
+	if (!e && !strstr(buf, "\nSeccomp:\t2\n"))
+		return PAM_SUCCESS;
+	e = hj_container_state(m->cgroup, &t);
+	if (!e) {
+		*vm_pid = t.pid;
+		e = hj_confinement_read_flags(&t, &c, HJ_CONFINE_STORE);
+		hj_confinement_free(&c);
+	}
+	hj_target_release(&t);
+	if (!e)
+		return PAM_SUCCESS;
+	pam_syslog(pamh, LOG_ERR,
+		   "cannot copy the confinement of container %s (cgroup %s): "
+		   "%s; refusing %s (%s:%u)",
+		   m->name, m->cgroup, hj_strerror(e), pw->pw_name, m->file,
+		   m->line);
+	tell(pamh, o, PAM_ERROR_MSG, "cannot enter container %s: %s", m->name,
+	     hj_strerror(e));
+	audit(pamh, "deny", m, pw, *vm_pid,
+	      e == -ETIMEDOUT ? "timeout" : "confinement", false);
+	return PAM_SESSION_ERR;
+}
+
+/*
  * The account step's answer, kept in the PAM handle for the session step
  * of the same transaction (sshd runs both in its monitor, one after the
  * other): the session then neither parses the file nor checks the
@@ -502,6 +547,9 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc,
 		/* stopped=host: the login goes on, on the host */
 		return audit_login(pamh, &o, "host", &m, pw, -1, "stopped");
 	}
+	r = copy_filters(pamh, &o, pw, &m, &vm_pid);
+	if (r != PAM_SUCCESS)
+		return r;
 	r = audit_login(pamh, &o, "start", &m, pw, vm_pid, "login");
 	if (r != PAM_SUCCESS)
 		return r;

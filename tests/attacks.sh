@@ -96,6 +96,20 @@ as() { # USER [env...] -- args
 		"$HS" "$@"
 }
 
+# an --enable-asan module needs the runtime preloaded into pamtester
+pt_env=()
+asan=$(asan_preload "$MODULE")
+[ -z "$asan" ] || pt_env=("LD_PRELOAD=$asan" ASAN_OPTIONS=detect_leaks=0)
+# A login's PAM session step, as sshd's monitor runs it (root): for an
+# init with seccomp filters, pam_hijack keeps root's copy of them, which
+# hijack-shell (the user's process) only reads.
+SVCS=hjtest-session-$$
+printf 'session required %s conf=%s\n' "$MODULE" "$CONF" > "/etc/pam.d/$SVCS"
+HJ_CLEANUP+=("rm -f /etc/pam.d/$SVCS")
+pam_session() { # USER
+	env "${pt_env[@]}" pamtester "$SVCS" "$1" open_session close_session
+}
+
 # -- 1-6: environment forging (virt-login-shell CVE-2013-4400)
 out=$(as $A HIJACK_CGROUP=$HJ_RUN/web2 HIJACK_CONTAINER=web2 -- -c hostname 2>&1); rc=$?
 like "env: HIJACK_CGROUP naming another container refuses, never a grant" \
@@ -326,10 +340,6 @@ like "... and says which group could not be looked up" "$out" "$CONF:1: cannot l
 SVCN=hjtest-nss-$$
 printf 'account required %s conf=%s\naccount required pam_permit.so\n' "$MODULE" "$CONF" > "/etc/pam.d/$SVCN"
 HJ_CLEANUP+=("rm -f /etc/pam.d/$SVCN")
-# an --enable-asan module needs the runtime preloaded into pamtester
-pt_env=()
-asan=$(asan_preload "$MODULE")
-[ -z "$asan" ] || pt_env=("LD_PRELOAD=$asan" ASAN_OPTIONS=detect_leaks=0)
 if command -v pamtester >/dev/null; then
 	env "${pt_env[@]}" pamtester "$SVCN" "$A" acct_mgmt >/dev/null 2>&1; rc=$?
 	isnt "pam_hijack refuses the account when the group lookup fails" "$rc" 0
@@ -484,6 +494,7 @@ for nnp in "" -n; do
 	I3=$CT_INIT
 	init=$(cat "/proc/$I3/status")
 	write_conf "$A	$HJ_RUN/web3$nnp"
+	pam_session "$A" >/dev/null 2>&1
 	out=$(as $A -- -c true 2>&1)
 	diag "init $I3 ($nnp): $(st "$init" CapBnd) nnp $(st "$init" NoNewPrivs) seccomp $(st "$init" Seccomp); session: $(tr '\n' ' ' <<<"$out")"
 	is "setuid-root shell planted by container root${nnp:+ (init with no_new_privs)}: bounding set is the init's" \
@@ -500,20 +511,24 @@ for nnp in "" -n; do
 	# root's own session is the container's root: the init's bounding
 	# set, also under no_new_privs, and a dumpable shell
 	write_conf "root	$HJ_RUN/web3$nnp	shell=/bin/hj-confined"
+	pam_session root >/dev/null 2>&1
 	is "root's session${nnp:+ (init with no_new_privs)}: uid 0 with the init's capabilities" \
 		"$(as root -- -c caps 2>&1)" "0 $(st "$init" CapBnd) $(st "$init" CapBnd)"
 	is "... and its shell is dumpable" "$(as root -- -c dumpable 2>&1)" 1
 	ct_kill "$I3"
 done
 
-# -- concurrent logins into a container with a seccomp filter: each one
-# copies the filter with ptrace, and none may see the others' hold on the
-# init as "traced" (EBUSY)
+# -- concurrent logins into a container with a seccomp filter: each PAM
+# session step wants a copy of the filter, one takes it with ptrace, and
+# none may see another's hold on the init as "traced" (EBUSY)
 CT_WRAP="/bin/hj-confined -f 1" ct_start web4 web4 "$R3" || bail_out "web4"
 I4=$CT_INIT
 write_conf "$B	$HJ_RUN/web4"
 conc=()
-for i in $(seq 20); do as $B -- -c hostname > "$D/conc4.$i" 2>&1 & conc+=($!); done
+for i in $(seq 20); do
+	{ pam_session "$B" >/dev/null 2>&1; as $B -- -c hostname; } > "$D/conc4.$i" 2>&1 &
+	conc+=($!)
+done
 wait "${conc[@]}"
 grep -h hijack-shell "$D"/conc4.* | sort | uniq -c | sed "s/^/# /"
 is "20 concurrent logins into a container with a seccomp filter: all in web4" \
@@ -572,5 +587,76 @@ like "su -s /bin/sh to a mapped user whose shell is not in /etc/shells: the cont
 out=$(su_as_b "$D/shells.listed" 2>&1)
 like "... listed in /etc/shells, su -s would land on the host (why it is not listed)" "$out" "on-the-host"
 passwd -d "$A" >/dev/null
+
+# -- container root parks its init (seccomp filter and all) in vfork(), a
+# killable sleep that PTRACE_INTERRUPT cannot end: a copy of its filters
+# waits for a stop that never comes.  The login through sshd is refused
+# in bounded time, saying why, and the init is let go.  Once root holds
+# a current copy, a login stops nothing: the parked init is no obstacle.
+CT_COMM=hj-confined CT_WRAP="/bin/hj-confined -f 1 -P /park-$id" \
+	ct_start web5 web5 "$R3" || bail_out "web5"
+I5=$CT_INIT
+write_conf "$A	$HJ_RUN/web5"
+parked() { grep -q '^State:[[:space:]]*D' "/proc/$I5/status"; }
+park() { # on|off
+	local c
+	if [ "$1" = on ]; then
+		touch "$R3/park-$id"
+		for _ in $(seq 100); do parked && return 0; sleep 0.05; done
+		return 1
+	fi
+	rm -f "$R3/park-$id"
+	for c in $(cat "/proc/$I5/task/$I5/children"); do kill "$c"; done
+	for _ in $(seq 100); do parked || return 0; sleep 0.05; done
+	return 1
+}
+check "web5's init is parked in vfork()" park on
+t0=$(date +%s)
+out=$(timeout 60 ssh -p "$PORT" "${SSHO[@]}" "$A@127.0.0.1" hostname 2>&1); rc=$?
+t1=$(date +%s)
+isnt "an init parked in vfork(), no copy of its filters yet: the ssh login is refused" "$rc" 0
+like "... saying why" "$out" "cannot enter container web5: the container's init did not stop"
+is "... and lands nowhere" "$(grep -cx 'web5\|'"$(hostname)" <<<"$out")" 0
+check "... within 10 s ($((t1 - t0)) s)" test $((t1 - t0)) -le 10
+is "... the init is let go: not traced" "$(awk '/^TracerPid:/ { print $2 }' "/proc/$I5/status")" 0
+check "... and still parked, as its root left it" parked
+check "the init leaves vfork()" park off
+# (A's shell in web3's rootfs is evilsh, which shows its own status)
+like "... the next login copies its filters and lands, under the init's filter" \
+	"$(s "$A" hostname 2>/dev/null)" "Seccomp:[[:space:]]+2"
+check "the init parks in vfork() again" park on
+like "with root's copy current, a login stops nothing: it lands beside the parked init" \
+	"$(timeout 60 ssh -p "$PORT" "${SSHO[@]}" "$A@127.0.0.1" hostname 2>/dev/null)" "Seccomp:[[:space:]]+2"
+check "... which is still parked" parked
+park off
+
+# -- a user who may signal hijack-shell (run by hand, or --check) could
+# stop it while it held the init in a ptrace stop.  It never ptraces:
+# strace shows no ptrace() at all, as the user's login, --check and a
+# hand-run session into an init with a filter of which root has no copy.
+if command -v strace >/dev/null; then
+	CT_WRAP="/bin/hj-confined -f 1" ct_start web6 web6 "$R3" || bail_out "web6"
+	I6=$CT_INIT
+	write_conf "$A	$HJ_RUN/web6"
+	trace() { # ARGS...: hijack-shell as A under strace; the ptrace calls
+		strace -f -qq -e trace=ptrace -o "$D/strace.out" \
+			setpriv --reuid="$(id -u $A)" --regid="$(id -g $A)" --init-groups \
+			-- env -i PATH=/usr/bin:/bin "$HS" "$@" >"$D/strace.stdout" 2>&1
+		grep -c 'ptrace(' "$D/strace.out"
+	}
+	is "hijack-shell by hand, no copy of the init's filters: no ptrace()" "$(trace -c hostname)" 0
+	like "... and the session is refused, saying why" "$(cat "$D/strace.stdout")" \
+		"cannot enter container web6 .*no copy of the init's seccomp filters"
+	is "hijack-shell --check as the user: no ptrace()" "$(trace --check)" 0
+	like "... it says no copy is there yet" "$(cat "$D/strace.stdout")" \
+		"^cannot check: the seccomp filters of container web6's init"
+	pam_session "$A" >/dev/null 2>&1
+	is "after a PAM session step, hijack-shell by hand: no ptrace() either" "$(trace -c hostname)" 0
+	like "... and the session runs in web6 under the init's filter" \
+		"$(cat "$D/strace.stdout")" "Seccomp:[[:space:]]+2"
+	is "the init was never traced" "$(awk '/^TracerPid:/ { print $2 }' "/proc/$I6/status")" 0
+else
+	not_ok "no strace (tests/deps.sh installs it)"
+fi
 
 done_testing

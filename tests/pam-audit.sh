@@ -76,6 +76,28 @@ check "pamtester: $u_out told '$gone is not running'" \
 pamtester "$service" "$u_out" open_session >>"$D/out.out" 2>&1
 isnt "pamtester: $u_out open_session refused" "$?" 0
 
+# --- a refused session: the init runs under a seccomp filter and is
+# parked in vfork(), so it never stops for the copy of its filters ---
+u_park=hjtp$$
+parked=hjtest-$$-parked
+"$U" useradd "$u_park" -M -N -g users || bail_out "useradd failed"
+HJ_CLEANUP+=("'$U' del $u_park")
+echo "$u_park $HJ_RUN/parked name=$parked" >>"$D/hijack.conf"
+make_rootfs "$D/rp" parked >/dev/null 2>&1
+cp "$top_builddir/tests/helpers/hj-confined" "$D/rp/bin/"
+touch "$D/rp/park"
+CT_COMM=hj-confined CT_WRAP="/bin/hj-confined -f 1 -P /park" \
+	ct_start parked parked "$D/rp" || bail_out "cannot start the parked container"
+pinit=$CT_INIT
+for _ in $(seq 100); do
+	grep -q '^State:[[:space:]]*D' "/proc/$pinit/status" && break
+	sleep 0.05
+done
+pamtester "$service" "$u_park" acct_mgmt open_session >"$D/park.out" 2>&1
+isnt "pamtester: $u_park's session refused (init parked in vfork())" "$?" 0
+check "pamtester: $u_park told the init did not stop" \
+	grep -q "cannot enter container $parked: the container's init did not stop" "$D/park.out"
+
 # --- the records, as auditd wrote them ---
 # (--input-logs: without it ausearch reads stdin when it is not a tty)
 # find_records VM N: at least N records of VM in $D/VM.rec
@@ -102,6 +124,11 @@ check "ausearch -m VIRT_CONTROL --vm-name $gone finds both refusals" \
 	find_records "$gone" 2
 is "deny records: op=deny vm-pid=-1 reason=not-running res=failed" \
 	"$(grep -c "virt=hijack op=deny vm=\"$gone\" vm-pid=-1 user=\"$u_out\" .*reason=\"not-running\".*res=failed" "$D/$gone.rec")" 2
+
+check "ausearch -m VIRT_CONTROL --vm-name $parked finds the refusal" \
+	find_records "$parked" 1
+is "deny record: op=deny vm-pid=the init reason=timeout res=failed" \
+	"$(grep -c "virt=hijack op=deny vm=\"$parked\" vm-pid=$pinit user=\"$u_park\" .*reason=\"timeout\".*res=failed" "$D/$parked.rec")" 1
 
 # auid/ses are pamtester's; the record carries the host's exe
 check "records name the program that logged in (exe=pamtester)" \

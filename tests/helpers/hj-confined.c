@@ -13,6 +13,9 @@
  *        else is filtered
  *   -l   install the last filter with SECCOMP_FILTER_FLAG_LOG
  *   -S   enter seccomp strict mode and block in read() (no command)
+ *   -P F park in vfork() while the file F exists (no command): a
+ *        killable sleep PTRACE_INTERRUPT cannot end; the vfork child
+ *        sleeps until killed, then F is looked at again
  *
  * The bounding set is always cut to docker's default capabilities.
  *
@@ -82,6 +85,7 @@ int main(int argc, char **argv)
 {
 	unsigned long long mask = 0;
 	int nnp = 0, nfilters = 0, logflag = 0, strict = 0, c, cap;
+	const char *park = NULL;
 	size_t i;
 
 	if (argc == 3 && !strcmp(argv[1], "-c")) {
@@ -142,7 +146,7 @@ int main(int argc, char **argv)
 		printf("%d %s %s\n", (int)geteuid(), eff, bnd);
 		return 0;
 	}
-	while ((c = getopt(argc, argv, "+nf:lS")) != -1) {
+	while ((c = getopt(argc, argv, "+nf:lSP:")) != -1) {
 		switch (c) {
 		case 'n':
 			nnp = 1;
@@ -155,6 +159,9 @@ int main(int argc, char **argv)
 			break;
 		case 'S':
 			strict = 1;
+			break;
+		case 'P':
+			park = optarg;
 			break;
 		default:
 			return 2;
@@ -197,6 +204,21 @@ int main(int argc, char **argv)
 		for (;;)
 			if (read(p[0], &b, 1) < 0 && errno != EINTR)
 				syscall(SYS_exit, 1);
+	}
+	while (park) {
+		pid_t child;
+
+		if (access(park, F_OK)) {
+			usleep(20000);
+			continue;
+		}
+		child = vfork();
+		if (child == 0) {
+			pause();
+			_exit(0);
+		}
+		if (child > 0)
+			waitpid(child, NULL, 0);
 	}
 	if (optind < argc) {
 		execvp(argv[optind], argv + optind);
