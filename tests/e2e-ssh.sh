@@ -169,8 +169,9 @@ is "interactive: exit status of the session (3)" "$rc" 3
 s $U1 -tt 'sleep 5' >/dev/null 2>&1 &
 bg=$!
 if session_procs '^sleep 5$'; then
+	# (device numbers alone may coincide: each devpts counts from 0)
 	isnt "the container's terminal is not the host pty sshd allocated" \
-		"$(stat -L -c %t:%T /proc/$inner/fd/0)" "$(stat -L -c %t:%T /proc/$parent/fd/0)"
+		"$(stat -L -c %d:%t:%T /proc/$inner/fd/0)" "$(stat -L -c %d:%t:%T /proc/$parent/fd/0)"
 	# the pty is the container's devpts's, and the host keeps its master
 	pts_dev=$(stat -c %d "/proc/$I1/root/dev/pts")
 	is "the session's pty is on the container's devpts (st_dev of /dev/pts)" \
