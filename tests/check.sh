@@ -118,6 +118,24 @@ CT_WRAP="/bin/hj-confined -S" CT_COMM=hj-confined ct_start conf2 conf2 "$D/rconf
 	bail_out "conf2"
 rules "$A	$HJ_RUN/conf2	name=conf2"
 chk "an init in seccomp strict mode" 1 "^PROBLEM: container conf2: its init runs in seccomp strict mode: logins are refused$"
+# the user's own check reads root's copy of the filters only: none yet
+CT_WRAP="/bin/hj-confined -f 1" CT_COMM=sleep ct_start conf3 conf3 "$D/rconf" ||
+	bail_out "conf3"
+rules "$A	$HJ_RUN/conf3	name=conf3"
+out=$(setpriv --reuid="$(id -u $A)" --regid="$(id -g $A)" --init-groups -- "$HS" --check 2>&1)
+like "the user's own check, no copy of the init's filters yet: says so" "$out" \
+	"^cannot check: the seccomp filters of container conf3's init: no copy of the init's seccomp filters from a login's PAM session \(pam_hijack\) \(the next login makes it\)$"
+chk "root's check makes the copy" 0 "^confinement: .* seccomp filters copied \(1\)$"
+out=$(setpriv --reuid="$(id -u $A)" --regid="$(id -g $A)" --init-groups -- "$HS" --check 2>&1)
+like "... which the user's own check then reads" "$out" "^confinement: .* seccomp filters copied \(1\)$"
+# an init parked in vfork() never stops for the copy
+touch "$D/rconf/park"
+CT_WRAP="/bin/hj-confined -f 1 -P /park" CT_COMM=hj-confined ct_start conf4 conf4 "$D/rconf" ||
+	bail_out "conf4"
+rules "$A	$HJ_RUN/conf4	name=conf4"
+chk "an init that does not stop for the copy of its filters" 1 \
+	"^PROBLEM: container conf4: the container's init did not stop for the copy of its seccomp filters within 3000 ms: logins are refused until it does$"
+rm -f "$D/rconf/park"
 
 # a host process in a cgroup of its own: no namespace differs
 host_in_cgroup hostonly || bail_out "hostonly"
