@@ -82,6 +82,12 @@ static void read_confinement(struct hj_target *t, struct hj_confinement *c)
 		     "kernel hands it out only to CAP_SYS_ADMIN, unfiltered, "
 		     "with CONFIG_CHECKPOINT_RESTORE)",
 		     (int)t->pid, strerror(-r));
+	if (r == -ETIMEDOUT)
+		errx(EXIT_FAILURE,
+		     "cannot copy the seccomp filter of pid %d: it did not "
+		     "stop within %d ms (a sleep a ptrace stop cannot "
+		     "interrupt, such as vfork()); it was let go",
+		     (int)t->pid, HJ_FILTER_COPY_MS);
 	/* not why(): its words are about entering, this is reading /proc */
 	errx(EXIT_FAILURE, "cannot read the confinement of pid %d: %s%s",
 	     (int)t->pid, strerror(-r),

@@ -324,4 +324,20 @@ is "a strict-mode init: the message says why" "$out" \
 check "a strict-mode init: nothing ran inside" test ! -e "$ROOTFS/tmp/ran"
 is "a strict-mode init: still blocked in read, not stopped" "$(status_field "$CT_INIT" State)" S
 
+# an init with a filter, parked in vfork(): the copy gives up in bounded
+# time and lets it go
+touch "$ROOTFS/park"
+CT_WRAP="/hj-confined -f 1 -P /park" CT_COMM=hj-confined ct_start conf4 conf4 "$ROOTFS" &&
+	wait_seccomp "$CT_INIT" 2 || bail_out "cannot start a parked container"
+for _ in $(seq 100); do [ "$(status_field "$CT_INIT" State)" = D ] && break; sleep 0.05; done
+t0=$(date +%s)
+out=$(timeout 60 "$HIJACK" pid "$CT_INIT" true 2>&1); rc=$?
+t1=$(date +%s)
+is "an init parked in vfork(): refused with exit 1" "$rc" 1
+like "... saying why" "$out" "^hijack: cannot copy the seccomp filter of pid $CT_INIT: it did not stop within 3000 ms"
+check "... within 10 s ($((t1 - t0)) s)" test $((t1 - t0)) -le 10
+is "... and let go: still parked, untraced" \
+	"$(status_field "$CT_INIT" State):$(status_field "$CT_INIT" TracerPid)" D:0
+rm -f "$ROOTFS/park"
+
 done_testing
