@@ -323,7 +323,10 @@ static int copy_filters(pam_handle_t *pamh, const struct options *o,
 	tell(pamh, o, PAM_ERROR_MSG, "cannot enter container %s: %s", m->name,
 	     hj_strerror(e));
 	audit(pamh, "deny", m, pw, *vm_pid,
-	      e == -ETIMEDOUT ? "timeout" : "confinement", false);
+	      e == -ETIMEDOUT		  ? "timeout" :
+	      e == -ENOENT || e == -ESRCH ? "not-running" :
+					    "confinement",
+	      false);
 	return PAM_SESSION_ERR;
 }
 
