@@ -288,6 +288,9 @@ int hj_confinement_read_flags(struct hj_target *t, struct hj_confinement *c,
 				t, (unsigned int)init.seccomp_filters, c);
 		if (r == -ENODATA && !(flags & HJ_CONFINE_CACHED)) {
 			r = copy_filters(t, c);
+			/* read by pid: the pinned init's, before it is kept */
+			if (!r)
+				r = hj_target_recheck(t);
 			if (!r && (flags & HJ_CONFINE_STORE))
 				r = hj_filters_store(t, c);
 		}
