@@ -81,6 +81,34 @@ static int filter(int k, unsigned int flags)
 	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
 }
 
+/* -P: a file-scope path, which vfork() cannot clobber as it could a local */
+static const char *park_path;
+
+static void __attribute__((noreturn, noinline)) park_loop(void)
+{
+	for (;;) {
+		pid_t child;
+
+		if (access(park_path, F_OK)) {
+			usleep(20000);
+			continue;
+		}
+		child = vfork();
+		if (child == 0) {
+			pause();
+			_exit(0);
+		}
+		if (child > 0)
+			waitpid(child, NULL, 0);
+	}
+}
+
+static void __attribute__((noreturn)) park_in_vfork(const char *path)
+{
+	park_path = path;
+	park_loop();
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long long mask = 0;
@@ -205,21 +233,8 @@ int main(int argc, char **argv)
 			if (read(p[0], &b, 1) < 0 && errno != EINTR)
 				syscall(SYS_exit, 1);
 	}
-	while (park) {
-		pid_t child;
-
-		if (access(park, F_OK)) {
-			usleep(20000);
-			continue;
-		}
-		child = vfork();
-		if (child == 0) {
-			pause();
-			_exit(0);
-		}
-		if (child > 0)
-			waitpid(child, NULL, 0);
-	}
+	if (park)
+		park_in_vfork(park);
 	if (optind < argc) {
 		execvp(argv[optind], argv + optind);
 		perror(argv[optind]);
