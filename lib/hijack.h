@@ -312,7 +312,7 @@ struct hj_confinement {
 #define HJ_FILTERS_DIR "/run/hijack/seccomp"
 #define HJ_FILTERS_DIR_PARTS "run", "hijack", "seccomp"
 /* the longest the init is waited for to stop for a copy */
-#define HJ_FILTER_COPY_MS 3000
+#define HJ_FILTER_COPY_MS 10000
 
 /* The credentials a session must have right before exec. */
 struct hj_creds {

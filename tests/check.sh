@@ -134,7 +134,7 @@ CT_WRAP="/bin/hj-confined -f 1 -P /park" CT_COMM=hj-confined ct_start conf4 conf
 	bail_out "conf4"
 rules "$A	$HJ_RUN/conf4	name=conf4"
 chk "an init that does not stop for the copy of its filters" 1 \
-	"^PROBLEM: container conf4: the container's init did not stop for the copy of its seccomp filters within 3000 ms: logins are refused until it does$"
+	"^PROBLEM: container conf4: the container's init did not stop for the copy of its seccomp filters within 10000 ms: logins are refused until it does$"
 rm -f "$D/rconf/park"
 
 # a host process in a cgroup of its own: no namespace differs
