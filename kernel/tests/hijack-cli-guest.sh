@@ -114,7 +114,7 @@ spawn() {
 # bg ARGS...: `hijack ARGS... sleep 15` in the background; sets H (the
 # hijack process) and CHILD (its command, once it runs sleep)
 bg() {
-	hijack "$@" sleep 15 </dev/null >/dev/null 2>&1 &
+	hijack "$@" sleep 15 </dev/null >/dev/null 2>/tmp/bg.err &
 	H=$!
 	CHILD=""
 	for i in $(seq 100); do
@@ -145,7 +145,10 @@ confined() {
 	isnt "cli-$name-init-confined" "$want" "$SELF"
 	for b in native stock; do
 		bg -b $b pid $CINIT
-		is "cli-$b-$name-status" "$(fields /proc/$CHILD/status 2>&1)" "$want"
+		got=$(fields /proc/$CHILD/status 2>&1)
+		is "cli-$b-$name-status" "$got" "$want"
+		# what hijack said, for a failure's reader
+		[ "$got" = "$want" ] || echo "INFO cli-$b-$name-status: hijack: $(cat /tmp/bg.err)"
 		unbg
 		for pe in $probes; do
 			is "cli-$b-$name-probe-${pe%%:*}" \
@@ -155,6 +158,7 @@ confined() {
 		bg --no-confine -b $b pid $CINIT
 		got=$(fields /proc/$CHILD/status 2>&1)
 		is "cli-$b-$name-no-confine-status" "$got" "$SELF"
+		[ "$got" = "$SELF" ] || echo "INFO cli-$b-$name-no-confine-status: hijack: $(cat /tmp/bg.err)"
 		isnt "cli-$b-$name-no-confine-differs" "$got" "$want"
 		unbg
 		is "cli-$b-$name-no-confine-probe" \
