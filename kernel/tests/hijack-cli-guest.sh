@@ -17,19 +17,28 @@ mkdir -p $V1/clict $V2/clict
 	exec unshare -p -f -m -u -i --mount-proc sh -c 'hostname clict; exec sleep 100000'
 ) </dev/null >/dev/null 2>&1 &
 HELPER=$!
-INIT=""
-for i in $(seq 100); do
-	# no /proc/PID/task/PID/children in a tinyconfig kernel: scan
-	for st in /proc/[0-9]*/status; do
-		grep -q '^Name:.*sleep' $st 2>/dev/null &&
-			grep -q '^NSpid:.*[[:space:]].*[[:space:]]1$' $st &&
-			grep -q "^PPid:[[:space:]]*$HELPER\$" $st &&
-			INIT=$(basename "$(dirname $st)")
+# kid PARENT COMM: sets KID to PARENT's child running COMM, polling for
+# up to 60 s (the debug kernel under TCG on a loaded host is slow; one
+# scan of /proc with a grep per process once took longer than a 15 s
+# sleep lived).  /proc/PID/task/PID/children is there: CHECKPOINT_RESTORE,
+# which the seccomp filter copy needs, selects PROC_CHILDREN.
+kid() {
+	KID=""
+	for i in $(seq 600); do
+		for c in $(cat /proc/$1/task/$1/children 2>/dev/null); do
+			[ "$(cat /proc/$c/comm 2>/dev/null)" = "$2" ] && KID=$c
+		done
+		[ -n "$KID" ] && return 0
+		sleep 0.1
 	done
-	[ -n "$INIT" ] && break
-	sleep 0.05
-done
+	return 1
+}
+# unshare -f: its child is the container's init, pid 1 of the new pid ns
+kid $HELPER sleep
+INIT=$KID
 [ -n "$INIT" ] || { fail cli-container "no init"; exit 1; }
+grep -q '^NSpid:.*[[:space:]]1$' /proc/$INIT/status ||
+	{ fail cli-container "$INIT is not pid 1 of a pid namespace"; exit 1; }
 
 if [ -e /proc/sys/kernel/hijack_syscall_nr ]; then
 	pass cli-native-advertised
@@ -53,21 +62,13 @@ for b in native stock; do
 	is "cli-$b-exit-status" $? 7
 	hijack -b $b pid $INIT sh -c 'kill -KILL $$'
 	is "cli-$b-signal-death" $? 137
-	hijack -b $b pid $INIT sleep 15 &
+	hijack -b $b pid $INIT sleep 600 2>/tmp/h.err &
 	h=$!
-	# the debug kernel (KASAN, lockdep) is slow: poll, up to 10 s
-	child=""
-	for i in $(seq 100); do
-		for st in /proc/[0-9]*/status; do
-			grep -q "^PPid:[[:space:]]*$h\$" $st 2>/dev/null &&
-				grep -q '^Name:.*sleep' $st && child=$(basename "$(dirname $st)")
-		done
-		[ -n "$child" ] && break
-		sleep 0.1
-	done
+	kid $h sleep || echo "INFO cli-$b-child: hijack: $(cat /tmp/h.err)"
+	child=$KID
 	is "cli-$b-child-cgroups" "$(cat /proc/$child/cgroup 2>/dev/null)" "$(cat /proc/$INIT/cgroup)"
 	is "cli-$b-child-parent" "$(awk '/^PPid:/ {print $2}' /proc/$child/status 2>/dev/null)" "$h"
-	kill $h 2>/dev/null
+	kill $child $h 2>/dev/null
 	wait $h
 	out=$(hijack -b $b cgroup /proc/self/status true 2>&1)
 	case $out in *"Bad file descriptor"*) pass "cli-$b-ebadf" ;; *) fail "cli-$b-ebadf" "$out" ;; esac
@@ -97,36 +98,20 @@ spawn() {
 		exec unshare -p -f -m -u -i --mount-proc -- "$@"
 	) </dev/null >/dev/null 2>&1 &
 	HELPER=$!
-	CINIT=""
-	for i in $(seq 100); do
-		for st in /proc/[0-9]*/status; do
-			grep -q "^Name:[[:space:]]*$comm\$" $st 2>/dev/null &&
-				grep -q '^NSpid:.*[[:space:]].*[[:space:]]1$' $st &&
-				grep -q "^PPid:[[:space:]]*$HELPER\$" $st &&
-				CINIT=$(basename "$(dirname $st)")
-		done
-		[ -n "$CINIT" ] && break
-		sleep 0.05
-	done
+	kid $HELPER $comm
+	CINIT=$KID
 	[ -n "$CINIT" ] || fail "cli-$name-init" "no init"
 }
 
-# bg ARGS...: `hijack ARGS... sleep 15` in the background; sets H (the
+# bg ARGS...: `hijack ARGS... sleep 600` in the background; sets H (the
 # hijack process) and CHILD (its command, once it runs sleep)
 bg() {
-	hijack "$@" sleep 15 </dev/null >/dev/null 2>/tmp/bg.err &
+	hijack "$@" sleep 600 </dev/null >/dev/null 2>/tmp/bg.err &
 	H=$!
-	CHILD=""
-	for i in $(seq 100); do
-		for st in /proc/[0-9]*/status; do
-			grep -q "^PPid:[[:space:]]*$H\$" $st 2>/dev/null &&
-				grep -q '^Name:.*sleep' $st && CHILD=$(basename "$(dirname $st)")
-		done
-		[ -n "$CHILD" ] && break
-		sleep 0.1
-	done
+	kid $H sleep || echo "INFO bg $*: hijack: $(cat /tmp/bg.err)"
+	CHILD=$KID
 }
-unbg() { kill $H 2>/dev/null; wait $H 2>/dev/null; }
+unbg() { kill $CHILD $H 2>/dev/null; wait $H 2>/dev/null; }
 
 SELF=$(fields /proc/self/status)
 # Seccomp_filters (5.9+) and filter copying (CHECKPOINT_RESTORE) are there
