@@ -163,18 +163,22 @@ static void check_pam_mapping(const struct session *s)
 {
 	const char *user = getenv("HIJACK_USER");
 	const char *cgroup = getenv("HIJACK_CGROUP");
+	/* the environment's: printed escaped (hj_escape()) */
+	char esc[4 * 256 + 1];
 
 	if (user && strcmp(user, s->u.name))
 		refuse(s, "mismatch",
 		       "pam_hijack mapped this login for user %s, but uid %u "
 		       "is %s here: refusing (accounts sharing a uid)",
-		       user, (unsigned int)s->u.uid, s->u.name);
+		       hj_escape(user, esc, sizeof(esc)),
+		       (unsigned int)s->u.uid, s->u.name);
 	if (cgroup &&
 	    (s->m.kind != HJ_MAP_CONTAINER || strcmp(cgroup, s->m.cgroup)))
 		refuse(s, "mismatch",
 		       "pam_hijack mapped this login to cgroup %s, but %s maps "
 		       "%s to %s: refusing",
-		       cgroup, HJ_CONF_DEFAULT, s->u.name,
+		       hj_escape(cgroup, esc, sizeof(esc)), HJ_CONF_DEFAULT,
+		       s->u.name,
 		       s->m.kind == HJ_MAP_CONTAINER ? s->m.cgroup :
 		       s->m.kind == HJ_MAP_HOST	     ? "the host" :
 						       "nothing");
@@ -220,22 +224,6 @@ static void read_confinement(struct session *s)
 		       "cannot read the confinement of container %s (pid %d): "
 		       "%s",
 		       s->m.name, (int)s->t.pid, strerror(-r));
-}
-
-/* The audit record's reason for a refusal of hj_container_state(). */
-static const char *reason(int r)
-{
-	switch (r) {
-	case -EXDEV:
-		return "not-a-container";
-	case -ENOTUNIQ:
-		return "ambiguous";
-	case -EDEADLK:
-		return "frozen";
-	case -EBUSY:
-		return "traced";
-	}
-	return "target";
 }
 
 /*
@@ -314,7 +302,7 @@ static void resolve(struct session *s)
 		       "container %s is not running (cgroup %s%s)", s->m.name,
 		       s->m.cgroup, r == -ENOENT ? " is gone" : " is empty");
 	if (r)
-		refuse(s, reason(r),
+		refuse(s, hj_audit_reason(r, "target"),
 		       "cannot enter container %s (cgroup %s): %s", s->m.name,
 		       s->m.cgroup, hj_strerror(r));
 	resolve_ids(s);

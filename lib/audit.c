@@ -58,6 +58,26 @@ out_free:
 	return e;
 }
 
+const char *hj_audit_reason(int err, const char *other)
+{
+	switch (err) {
+	case -ENOENT:
+	case -ESRCH:
+		return "not-running";
+	case -EXDEV:
+		return "not-a-container";
+	case -ENOTUNIQ:
+		return "ambiguous";
+	case -EDEADLK:
+		return "frozen";
+	case -EBUSY:
+		return "traced";
+	case -ETIMEDOUT:
+		return "timeout";
+	}
+	return other;
+}
+
 bool hj_audit_unsupported(int err)
 {
 	return err == -EPROTONOSUPPORT || err == -EAFNOSUPPORT ||

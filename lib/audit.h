@@ -60,6 +60,15 @@ struct hj_audit_state {
 #define HJ_AUDIT_STATE_TIMEOUT_MS 2000
 int hj_audit_state(struct hj_audit_state *st);
 
+/*
+ * The reason field of a deny record for a target that could not be
+ * entered (hj_container_state(), hj_confinement_read_flags()):
+ * "not-running", "not-a-container", "ambiguous", "frozen", "traced",
+ * "timeout", else @other.  One table, so that pam_hijack and
+ * hijack-shell name the same failure alike.
+ */
+const char *hj_audit_reason(int err, const char *other);
+
 /* The kernel has no audit support: not an error worth refusing over. */
 bool hj_audit_unsupported(int err);
 

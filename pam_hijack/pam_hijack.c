@@ -187,7 +187,11 @@ static int resolve(pam_handle_t *pamh, const struct options *o, int refuse,
 	}
 	pw = pam_modutil_getpwnam(pamh, user);
 	if (!pw) {
-		pam_syslog(pamh, LOG_NOTICE, "unknown user %s", user);
+		/* the name is the client's: no control bytes into the log */
+		char esc[4 * 64 + 1];
+
+		pam_syslog(pamh, LOG_NOTICE, "unknown user %s",
+			   hj_escape(user, esc, sizeof(esc)));
 		return PAM_USER_UNKNOWN;
 	}
 	*pwp = pw;
@@ -262,23 +266,19 @@ static int check_container(pam_handle_t *pamh, const struct options *o,
 		   "(%s:%u)",
 		   m->name, m->cgroup, hj_strerror(e), pw->pw_name, m->file,
 		   m->line);
-	if (e == -EXDEV) {
+	if (e == -EXDEV)
 		tell(pamh, o, PAM_ERROR_MSG,
 		     "container %s: its cgroup holds no container", m->name);
-		audit(pamh, "deny", m, pw, -1, "not-a-container", false);
-	} else if (e == -ENOTUNIQ) {
+	else if (e == -ENOTUNIQ)
 		tell(pamh, o, PAM_ERROR_MSG,
 		     "container %s: its cgroup holds two containers", m->name);
-		audit(pamh, "deny", m, pw, -1, "ambiguous", false);
-	} else if (e == -ENOENT || e == -ESRCH) {
+	else if (e == -ENOENT || e == -ESRCH)
 		tell(pamh, o, PAM_ERROR_MSG, "container %s is not running",
 		     m->name);
-		audit(pamh, "deny", m, pw, -1, "not-running", false);
-	} else {
+	else
 		tell(pamh, o, PAM_ERROR_MSG, "cannot enter container %s",
 		     m->name);
-		audit(pamh, "deny", m, pw, -1, "target", false);
-	}
+	audit(pamh, "deny", m, pw, -1, hj_audit_reason(e, "target"), false);
 	return refuse;
 }
 
@@ -322,10 +322,7 @@ static int copy_filters(pam_handle_t *pamh, const struct options *o,
 		   m->line);
 	tell(pamh, o, PAM_ERROR_MSG, "cannot enter container %s: %s", m->name,
 	     hj_strerror(e));
-	audit(pamh, "deny", m, pw, *vm_pid,
-	      e == -ETIMEDOUT		  ? "timeout" :
-	      e == -ENOENT || e == -ESRCH ? "not-running" :
-					    "confinement",
+	audit(pamh, "deny", m, pw, *vm_pid, hj_audit_reason(e, "confinement"),
 	      false);
 	return PAM_SESSION_ERR;
 }

@@ -114,6 +114,10 @@ pam_session() { # USER
 out=$(as $A HIJACK_CGROUP=$HJ_RUN/web2 HIJACK_CONTAINER=web2 -- -c hostname 2>&1); rc=$?
 like "env: HIJACK_CGROUP naming another container refuses, never a grant" \
 	"$rc:$out" "^1:.*pam_hijack mapped this login to cgroup $HJ_RUN/web2"
+out=$(as $A "HIJACK_CGROUP=$(printf 'x\r\033[2K')" -- -c hostname 2>&1); rc=$?
+like "env: a forged HIJACK_CGROUP is printed escaped (no control bytes)" \
+	"$rc:$(printf '%s' "$out" | tr -d '\n' | LC_ALL=C tr -dc '\000-\037\177' | wc -c)" "^1:0$"
+like "env: ... and what it held is shown as \\xNN" "$out" 'cgroup x\\x0d\\x1b\[2K, but'
 is "env: LD_PRELOAD of a host library is not honoured" \
 	"$(as $A LD_PRELOAD=$D/libevil.so -- -c 'echo ${LD_PRELOAD-unset}' 2>/dev/null)" unset
 check "env: the LD_PRELOAD library was never loaded into a privileged process" test ! -e /tmp/hj-evil-privileged

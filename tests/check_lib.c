@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "audit.h"
 #include "hijack.h"
 #include "util.h"
 
@@ -1539,6 +1540,21 @@ START_TEST(exit_codes)
 }
 END_TEST
 
+/* the reason of a deny record, one table for the module and the shell */
+START_TEST(audit_reasons)
+{
+	ck_assert_str_eq(hj_audit_reason(-ENOENT, "x"), "not-running");
+	ck_assert_str_eq(hj_audit_reason(-ESRCH, "x"), "not-running");
+	ck_assert_str_eq(hj_audit_reason(-EXDEV, "x"), "not-a-container");
+	ck_assert_str_eq(hj_audit_reason(-ENOTUNIQ, "x"), "ambiguous");
+	ck_assert_str_eq(hj_audit_reason(-EDEADLK, "x"), "frozen");
+	ck_assert_str_eq(hj_audit_reason(-EBUSY, "x"), "traced");
+	ck_assert_str_eq(hj_audit_reason(-ETIMEDOUT, "x"), "timeout");
+	ck_assert_str_eq(hj_audit_reason(-EPERM, "target"), "target");
+	ck_assert_str_eq(hj_audit_reason(-EIO, "confinement"), "confinement");
+}
+END_TEST
+
 static Suite *lib_suite(bool root)
 {
 	Suite *s = suite_create("libhijack");
@@ -1560,6 +1576,7 @@ static Suite *lib_suite(bool root)
 	tcase_add_test(parse, cgroup_path_check);
 	tcase_add_test(parse, clone_flags_validated);
 	tcase_add_test(parse, exit_codes);
+	tcase_add_test(parse, audit_reasons);
 	tcase_add_test(parse, fdinfo_fields);
 	tcase_add_test(parse, status_sec_parses_fields);
 	tcase_add_test(parse, strerror_words);

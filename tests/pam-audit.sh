@@ -10,7 +10,7 @@
 # /etc/pam.d/hijack-test-PID).  TAP output.
 . "$(dirname "$0")/lib.sh"
 require_root
-require_tools auditd auditctl ausearch aureport pamtester useradd unshare
+require_tools auditd auditctl ausearch aureport pamtester useradd unshare strace
 module=$top_builddir/pam_hijack/.libs/pam_hijack.so
 [ -f "$module" ] || bail_out "$module not built"
 U="$top_srcdir/tests/users.sh"
@@ -98,6 +98,29 @@ isnt "pamtester: $u_park's session refused (init parked in vfork())" "$?" 0
 check "pamtester: $u_park told the init did not stop" \
 	grep -q "cannot enter container $parked: the container's init did not stop" "$D/park.out"
 
+# --- a refused login: the init is traced (a debugger, a tracer that
+# stays): the module names it as hijack-shell does, reason=traced ---
+u_tr=hjtr$$
+traced=hjtest-$$-traced
+"$U" useradd "$u_tr" -M -N -g users || bail_out "useradd failed"
+HJ_CLEANUP+=("'$U' del $u_tr")
+echo "$u_tr $HJ_RUN/traced name=$traced" >>"$D/hijack.conf"
+ct_start traced traced || bail_out "cannot start the traced container"
+tinit=$CT_INIT
+strace -q -p "$tinit" -o /dev/null &
+tracer=$!
+HJ_PIDS+=("$tracer")
+for _ in $(seq 100); do
+	[ "$(awk '/^TracerPid:/ { print $2 }' "/proc/$tinit/status")" = "$tracer" ] && break
+	sleep 0.05
+done
+is "the traced container's init is traced by our strace" \
+	"$(awk '/^TracerPid:/ { print $2 }' "/proc/$tinit/status")" "$tracer"
+pamtester "$service" "$u_tr" acct_mgmt >"$D/tr.out" 2>&1
+isnt "pamtester: $u_tr refused (init traced)" "$?" 0
+kill "$tracer" 2>/dev/null
+wait "$tracer" 2>/dev/null
+
 # --- the records, as auditd wrote them ---
 # (--input-logs: without it ausearch reads stdin when it is not a tty)
 # find_records VM N: at least N records of VM in $D/VM.rec
@@ -129,6 +152,11 @@ check "ausearch -m VIRT_CONTROL --vm-name $parked finds the refusal" \
 	find_records "$parked" 1
 is "deny record: op=deny vm-pid=the init reason=timeout res=failed" \
 	"$(grep -c "virt=hijack op=deny vm=\"$parked\" vm-pid=$pinit user=\"$u_park\" .*reason=\"timeout\".*res=failed" "$D/$parked.rec")" 1
+
+check "ausearch -m VIRT_CONTROL --vm-name $traced finds the refusal" \
+	find_records "$traced" 1
+is "deny record: op=deny reason=traced res=failed" \
+	"$(grep -c "virt=hijack op=deny vm=\"$traced\" vm-pid=-1 user=\"$u_tr\" .*reason=\"traced\".*res=failed" "$D/$traced.rec")" 1
 
 # auid/ses are pamtester's; the record carries the host's exe
 check "records name the program that logged in (exe=pamtester)" \
