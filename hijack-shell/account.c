@@ -255,7 +255,7 @@ int shell_account_unprivileged(const char *user, gid_t gid,
 	}
 	if (pid == 0) {
 		close(p[0]);
-		rep->err = drop_caps();
+		rep->err = hj_drop_caps();
 		if (!rep->err && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 			rep->err = -errno;
 		if (!rep->err)

@@ -4,8 +4,8 @@
  *
  * The installed binary carries file capabilities (hijack-shell(8)); it
  * runs as the user's uid, never as root.  Every path that runs anything
- * of the user's or the container's first goes through drop_caps() and
- * checks the result.
+ * of the user's or the container's first goes through hj_drop_caps()
+ * and checks the result.
  */
 #include "config.h"
 
@@ -37,26 +37,4 @@ bool privileged(void)
 		return true; /* cannot tell: behave as if privileged */
 	return d[0].permitted || d[1].permitted || d[0].effective ||
 	       d[1].effective;
-}
-
-/*
- * Drop every capability for good: no effective, permitted, inheritable or
- * ambient capability survives, and an exec of a non-setuid file as a
- * non-root uid cannot gain any back.
- */
-int drop_caps(void)
-{
-	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct d[2];
-
-	memset(d, 0, sizeof(d));
-	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
-	if (syscall(SYS_capset, &h, d))
-		return -errno;
-	if (syscall(SYS_capget, &h, d))
-		return -errno;
-	if (d[0].effective || d[1].effective || d[0].permitted ||
-	    d[1].permitted || d[0].inheritable || d[1].inheritable)
-		return -EPERM;
-	return 0;
 }

@@ -734,7 +734,7 @@ int shell_check(const char *user, bool priv)
 	else
 		printf("login shell: %s\n", exe);
 	self_privilege();
-	if (priv && drop_caps())
+	if (priv && hj_drop_caps())
 		errx(1, "cannot drop privileges");
 	check_pam_stack(service);
 	check_sshd(sshd_config, pw->pw_name);

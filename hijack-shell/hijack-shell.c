@@ -469,7 +469,7 @@ static void __attribute__((noreturn)) child(const struct session *s)
 	if (!acct)
 		errx(126, "out of memory");
 	if (s->host)
-		r = drop_caps() ?: shell_account(s->u.name, NULL, acct);
+		r = hj_drop_caps() ?: shell_account(s->u.name, NULL, acct);
 	else
 		r = shell_account_unprivileged(s->u.name, gid, acct);
 	if (r == -E2BIG)
@@ -491,7 +491,7 @@ static void __attribute__((noreturn)) child(const struct session *s)
 	 * the init has instead of nothing (cap_bprm_creds_from_file()).
 	 */
 	root_inside = !s->host && uid == 0;
-	r = root_inside ? hj_confine_caps(&s->conf) : drop_caps();
+	r = root_inside ? hj_confine_caps(&s->conf) : hj_drop_caps();
 	if (r) {
 		errno = -r;
 		err(126, "cannot drop privileges");
@@ -584,7 +584,7 @@ static int __attribute__((noreturn)) waiter(pid_t pid, int master)
 	prctl(PR_SET_NAME, PROG, 0, 0, 0);
 	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)
 		errx(2, "%s is internal", SHELL_WAIT_ARG);
-	r = drop_caps();
+	r = hj_drop_caps();
 	if (r)
 		errx(EXIT_FAILURE, "cannot drop privileges: %s", strerror(-r));
 	/* nothing else may stay open on the host */
@@ -703,7 +703,7 @@ int main(int argc, char **argv)
 	hj_target_release(&s.t);
 	hj_confinement_free(&s.conf);
 	/* the waiting parent needs no privilege either */
-	r = drop_caps();
+	r = hj_drop_caps();
 	if (r) {
 		kill(pid, SIGKILL);
 		errx(EXIT_FAILURE, "cannot drop privileges: %s", strerror(-r));

@@ -139,7 +139,7 @@ look(int fd, const char *user, const struct shell_ids *ids, const char *sftp,
 	    (setresgid(igid, igid, igid) || setresuid(iuid, iuid, iuid)))
 		rep->err = -errno;
 	if (!rep->err)
-		rep->err = drop_caps();
+		rep->err = hj_drop_caps();
 	if (!rep->err && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		rep->err = -errno;
 	if (rep->err)

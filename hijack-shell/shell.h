@@ -39,7 +39,6 @@ char **shell_environ(const char *user, uid_t uid, const char *home,
 /* caps.c */
 void close_fds_above_2(void);
 bool privileged(void);
-int drop_caps(void);
 
 /* tty.c */
 /* why a session's pty is not the container's own (0: it is) */

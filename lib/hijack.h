@@ -331,6 +331,7 @@ int hj_confinement_self(struct hj_confinement *c);
 void hj_confinement_free(struct hj_confinement *c);
 int hj_confine_early(const struct hj_confinement *c);
 int hj_confine_caps(const struct hj_confinement *c);
+int hj_drop_caps(void);
 int hj_confine_late(const struct hj_confinement *c);
 int hj_confine_verify(const struct hj_confinement *c,
 		      const struct hj_creds *want);

@@ -366,21 +366,9 @@ static int enter_fs(struct prep *p, const char *cwd)
  */
 static int drop_all_caps(uid_t owner)
 {
-	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct d[2];
-
 	if (geteuid() != owner)
 		return -EACCES;
-	memset(d, 0, sizeof(d));
-	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) &&
-	    errno != EINVAL)
-		return -errno;
-	if (syscall(SYS_capset, &h, d) || syscall(SYS_capget, &h, d))
-		return -errno;
-	if (d[0].effective || d[0].permitted || d[0].inheritable ||
-	    d[1].effective || d[1].permitted || d[1].inheritable)
-		return -EPERM;
-	return 0;
+	return hj_drop_caps();
 }
 
 /* Entering a user namespace: become its root, as lxc-attach does. */
