@@ -220,6 +220,18 @@ static int resolve(pam_handle_t *pamh, const struct options *o, int refuse,
 	return refuse;
 }
 
+/* The log line of a refusal: what failed, on which rule, for whom. */
+static void log_refusal(pam_handle_t *pamh, const char *what,
+			const struct hj_mapping *m, const struct passwd *pw,
+			int e)
+{
+	pam_syslog(pamh, LOG_ERR,
+		   "cannot %s container %s (cgroup %s): %s; refusing %s "
+		   "(%s:%u)",
+		   what, m->name, m->cgroup, hj_strerror(e), pw->pw_name,
+		   m->file, m->line);
+}
+
 /*
  * Is the mapped container running and enterable (hj_container_state(),
  * the answer hijack-shell and --check get too)?  PAM_SUCCESS with *vm_pid
@@ -261,11 +273,7 @@ static int check_container(pam_handle_t *pamh, const struct options *o,
 			   m->file, m->line);
 		return PAM_IGNORE;
 	}
-	pam_syslog(pamh, LOG_ERR,
-		   "cannot enter container %s (cgroup %s): %s; refusing %s "
-		   "(%s:%u)",
-		   m->name, m->cgroup, hj_strerror(e), pw->pw_name, m->file,
-		   m->line);
+	log_refusal(pamh, "enter", m, pw, e);
 	if (e == -EXDEV)
 		tell(pamh, o, PAM_ERROR_MSG,
 		     "container %s: its cgroup holds no container", m->name);
@@ -315,11 +323,7 @@ static int copy_filters(pam_handle_t *pamh, const struct options *o,
 	hj_target_release(&t);
 	if (!e)
 		return PAM_SUCCESS;
-	pam_syslog(pamh, LOG_ERR,
-		   "cannot copy the confinement of container %s (cgroup %s): "
-		   "%s; refusing %s (%s:%u)",
-		   m->name, m->cgroup, hj_strerror(e), pw->pw_name, m->file,
-		   m->line);
+	log_refusal(pamh, "copy the confinement of", m, pw, e);
 	tell(pamh, o, PAM_ERROR_MSG, "cannot enter container %s: %s", m->name,
 	     hj_strerror(e));
 	audit(pamh, "deny", m, pw, *vm_pid, hj_audit_reason(e, "confinement"),
