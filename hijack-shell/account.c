@@ -238,7 +238,7 @@ int shell_account_unprivileged(const char *user, gid_t gid,
 			       struct shell_account *acct)
 {
 	struct account_report *rep;
-	int p[2], r, status;
+	int p[2], r;
 	pid_t pid;
 
 	rep = calloc(1, sizeof(*rep));
@@ -254,7 +254,11 @@ int shell_account_unprivileged(const char *user, gid_t gid,
 		goto out;
 	}
 	if (pid == 0) {
-		close(p[0]);
+		/*
+		 * Nothing of the session's (its stdio above all) may stay
+		 * open in a child that a stuck read can keep alive.
+		 */
+		hj_close_from(0, p[1]);
 		rep->err = hj_drop_caps();
 		if (!rep->err && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 			rep->err = -errno;
@@ -268,11 +272,8 @@ int shell_account_unprivileged(const char *user, gid_t gid,
 	}
 	close(p[1]);
 	p[1] = -1;
-	r = hj_read_full(p[0], rep, sizeof(*rep));
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!r && (!WIFEXITED(status) || WEXITSTATUS(status)))
-		r = -EPIPE;
+	/* a FIFO or a stuck FUSE file at the container's /etc/passwd */
+	r = hj_child_report(pid, p[0], rep, sizeof(*rep), HJ_CHILD_REPORT_MS);
 	if (!r)
 		r = rep->err;
 	/* what came back is checked as if the container had written it */

@@ -18,14 +18,6 @@
 
 #include "shell.h"
 
-void close_fds_above_2(void)
-{
-	if (syscall(SYS_close_range, 3, ~0U, 0) == 0)
-		return;
-	for (int fd = 3; fd < 65536; fd++)
-		close(fd);
-}
-
 bool privileged(void)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };

@@ -44,7 +44,6 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -359,7 +358,7 @@ static int child_pty(const struct session *s, uid_t uid)
  */
 static void host_pty(struct session *s, pid_t pid)
 {
-	int cause = 0, slave, r, status;
+	int cause = 0, slave, r;
 	char why[64];
 
 	close(s->sock[1]);
@@ -368,9 +367,7 @@ static void host_pty(struct session *s, pid_t pid)
 	if (!r && !cause && s->master < 0)
 		r = -EPROTO;
 	if (r) {
-		kill(pid, SIGKILL);
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+		hj_kill_reap(pid, HJ_KILL_GRACE_MS);
 		refuse(s, "pty",
 		       "cannot set up the terminal in container %s: %s",
 		       s->m.name,
@@ -388,8 +385,8 @@ static void host_pty(struct session *s, pid_t pid)
 		r = tty_open_pty(&s->master, &slave);
 		tty_send(s->sock[0], r, r ? -1 : slave);
 		if (r) {
-			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-				;
+			/* it gave up on its own; it is not waited for */
+			hj_kill_reap(pid, HJ_KILL_GRACE_MS);
 			refuse(s, "pty", "cannot allocate a terminal: %s",
 			       strerror(-r));
 		}
@@ -588,14 +585,9 @@ static int __attribute__((noreturn)) waiter(pid_t pid, int master)
 	if (r)
 		errx(EXIT_FAILURE, "cannot drop privileges: %s", strerror(-r));
 	/* nothing else may stay open on the host */
-	if (master < 0) {
-		close_fds_above_2();
-	} else {
-		if (master > 3)
-			syscall(SYS_close_range, 3, master - 1, 0);
-		syscall(SYS_close_range, master + 1, ~0U, 0);
+	hj_close_from(3, master);
+	if (master >= 0)
 		fcntl(master, F_SETFD, FD_CLOEXEC);
-	}
 	tty_wait_session(pid, master);
 }
 
@@ -628,7 +620,7 @@ int main(int argc, char **argv)
 	shell_parse_args(argc, argv, &args);
 	if (args.action == SHELL_WAIT)
 		waiter(args.wait_pid, args.wait_fd);
-	close_fds_above_2();
+	hj_close_from(3, -1);
 	memset(&s, 0, sizeof(s));
 	hj_target_init(&s.t);
 	hj_confinement_init(&s.conf);

@@ -159,7 +159,7 @@ int shell_probe(struct hj_target *t, const char *user,
 {
 	struct hj_spawn_opts opts = { .clone_flags = SIGCHLD, .cwd = "/" };
 	struct probe_report rep = { 0 };
-	int fds[2], status, r = 0;
+	int fds[2], r = 0;
 	pid_t pid;
 
 	memset(p, 0, sizeof(*p));
@@ -171,7 +171,8 @@ int shell_probe(struct hj_target *t, const char *user,
 		return -errno;
 	pid = hj_spawn(t, &opts, NULL);
 	if (pid == 0) {
-		close(fds[0]);
+		/* as the account reader: only the report's pipe stays open */
+		hj_close_from(0, fds[1]);
 		look(fds[1], user, ids, sftp, &rep);
 	}
 	close(fds[1]);
@@ -179,13 +180,11 @@ int shell_probe(struct hj_target *t, const char *user,
 		close(fds[0]);
 		return pid;
 	}
-	r = hj_read_full(fds[0], &rep, sizeof(rep));
+	r = hj_child_report(pid, fds[0], &rep, sizeof(rep), HJ_CHILD_REPORT_MS);
 	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (r || !WIFEXITED(status) || WEXITSTATUS(status))
-		r = -EPIPE;
 	/* what came back is checked as if the container had written it */
+	if (r)
+		;
 	else if (rep.err > 0 || rep.err < -4095 || rep.sftp > 0 ||
 		 rep.sftp < -4095)
 		r = -EPROTO;

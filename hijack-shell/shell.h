@@ -37,7 +37,6 @@ char **shell_environ(const char *user, uid_t uid, const char *home,
 		     const char *shell, const char *container, bool own_pty);
 
 /* caps.c */
-void close_fds_above_2(void);
 bool privileged(void);
 
 /* tty.c */

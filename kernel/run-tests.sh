@@ -234,7 +234,7 @@ build_tests() {
 	mkdir -p "$CACHE/hijack-cli"
 	printf '#define _GNU_SOURCE 1\n#define PACKAGE_VERSION "guest"\n' \
 		>"$CACHE/hijack-cli/config.h"
-	local lib=("$HERE"/../lib/{cgroup,confine,filters,ns,proc,spawn,strerror,target}.c)
+	local lib=("$HERE"/../lib/{cgroup,confine,filters,io,ns,proc,spawn,strerror,target}.c)
 	gcc -static -O2 -Wall -Wextra -Werror -I"$CACHE/hijack-cli" \
 		-I"$HERE/../lib" -o "$CACHE/hijack-cli/hijack" \
 		"$HERE"/../hijack/{args,hijack}.c "${lib[@]}" \

@@ -165,23 +165,6 @@ detach:
 	return r;
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static int write_blob(int fd, int result, pid_t pid,
 		      unsigned long long starttime,
 		      const struct hj_confinement *c)
@@ -197,61 +180,17 @@ static int write_blob(int fd, int result, pid_t pid,
 	h.pid = pid;
 	h.starttime = starttime;
 	h.nfilters = result ? 0 : c->nfilters;
-	r = write_all(fd, &h, sizeof(h));
+	r = hj_write_full(fd, &h, sizeof(h));
 	for (i = 0; !r && i < h.nfilters; i++) {
 		struct blob_filter f = { (uint32_t)c->filters[i].flags,
 					 c->filters[i].len };
 
-		r = write_all(fd, &f, sizeof(f));
+		r = hj_write_full(fd, &f, sizeof(f));
 		if (!r)
-			r = write_all(fd, c->filters[i].insns,
-				      f.len * sizeof(struct sock_filter));
+			r = hj_write_full(fd, c->filters[i].insns,
+					  f.len * sizeof(struct sock_filter));
 	}
 	return r;
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* @len bytes, waiting until @deadline (now_ms()) at most; -1: no deadline */
-static int read_all(int fd, void *buf, size_t len, long long deadline)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t n;
-
-		if (deadline >= 0) {
-			struct pollfd pfd = { .fd = fd, .events = POLLIN };
-			long long left = deadline - now_ms();
-			int pr;
-
-			if (left <= 0)
-				return -ETIMEDOUT;
-			pr = poll(&pfd, 1, (int)left);
-			if (pr < 0 && errno == EINTR)
-				continue;
-			if (pr < 0)
-				return -errno;
-			if (pr == 0)
-				return -ETIMEDOUT;
-		}
-		n = read(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EPIPE; /* short: the writer is gone */
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 /* The @n filters of a blob into @c, all or none. */
@@ -267,7 +206,7 @@ static int read_filters(int fd, long long deadline, unsigned int n,
 	for (i = 0; !r && i < n; i++) {
 		struct blob_filter bf;
 
-		r = read_all(fd, &bf, sizeof(bf), deadline);
+		r = hj_read_full_until(fd, &bf, sizeof(bf), deadline);
 		if (r)
 			break;
 		if (!bf.len || bf.len > BPF_MAXINSNS ||
@@ -282,8 +221,8 @@ static int read_filters(int fd, long long deadline, unsigned int n,
 		}
 		fs[i].len = (unsigned short)bf.len;
 		fs[i].flags = bf.flags;
-		r = read_all(fd, fs[i].insns, bf.len * sizeof(*fs[i].insns),
-			     deadline);
+		r = hj_read_full_until(fd, fs[i].insns,
+				       bf.len * sizeof(*fs[i].insns), deadline);
 	}
 	c->filters = fs;
 	c->nfilters = n; /* each freed by hj_filters_free(), NULL or not */
@@ -301,7 +240,7 @@ static int read_blob(int fd, long long deadline, struct blob_head *h,
 {
 	int r;
 
-	r = read_all(fd, h, sizeof(*h), deadline);
+	r = hj_read_full_until(fd, h, sizeof(*h), deadline);
 	if (r)
 		return r;
 	if (memcmp(h->magic, BLOB_MAGIC, sizeof(h->magic)) || h->version != 1 ||
@@ -336,7 +275,7 @@ static __attribute__((noreturn)) void copy_child(int wfd, pid_t pid)
 
 int hj_filters_copy(pid_t pid, struct hj_confinement *c)
 {
-	long long deadline = now_ms() + HJ_FILTER_COPY_MS + 1000;
+	long long deadline = hj_now_ms() + HJ_FILTER_COPY_MS + 1000;
 	struct blob_head h;
 	int p[2], r, status = 0, w;
 	pid_t child;

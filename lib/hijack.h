@@ -250,13 +250,41 @@ struct hj_userns {
 int hj_userns_of(struct hj_target *t, uid_t uid, gid_t gid,
 		 struct hj_userns *u);
 
-/* spawn.c */
+/* io.c */
+/* CLOCK_MONOTONIC in milliseconds: the deadlines below */
+long long hj_now_ms(void);
 /*
  * All of @len bytes, across short reads and EINTR, as the reports of a
- * child over a pipe need: 0, -EPIPE at end of file, or -errno.
+ * child over a pipe need: 0, -EPIPE at end of file, or -errno;
+ * hj_read_full_until() gives up with -ETIMEDOUT at @deadline
+ * (hj_now_ms(); -1: none).
  */
 int hj_read_full(int fd, void *buf, size_t len);
+int hj_read_full_until(int fd, void *buf, size_t len, long long deadline);
 int hj_write_full(int fd, const void *buf, size_t len);
+/*
+ * The parent's side of child @pid that writes a @size-byte report down
+ * @fd and exits 0: the report, read within @timeout_ms, and the child
+ * reaped.  0; -ETIMEDOUT when it was late (it is killed: a child stuck
+ * on a container's FIFO or FUSE file); -EPIPE when it died, exited
+ * non-zero or wrote less.  The caller still checks what came back as
+ * if the container had written it.
+ */
+#define HJ_CHILD_REPORT_MS 10000
+/*
+ * SIGKILL child @pid and reap it within @grace_ms: 0, or -ETIMEDOUT
+ * when it could not die in time.  A process blocked in a FUSE request
+ * its server never answers cannot die until the server answers or goes;
+ * it is left to init rather than waited for, with SIGKILL pending: it
+ * dies the moment the request ends, and nothing of ours waits on it.
+ */
+#define HJ_KILL_GRACE_MS 1000
+/* Close every fd from @from up, except @keep (-1: none). */
+void hj_close_from(int from, int keep);
+int hj_kill_reap(pid_t pid, int grace_ms);
+int hj_child_report(pid_t pid, int fd, void *rep, size_t size, int timeout_ms);
+
+/* spawn.c */
 int hj_check_clone_flags(unsigned long clone_flags);
 int hj_native_syscall_nr(void);
 pid_t hj_spawn(struct hj_target *t, const struct hj_spawn_opts *opts,

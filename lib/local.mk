@@ -13,6 +13,7 @@ lib_libhijack_la_SOURCES = \
 	lib/delegate.c \
 	lib/escape.c \
 	lib/filters.c \
+	lib/io.c \
 	lib/strerror.c \
 	lib/ns.c \
 	lib/proc.c \

@@ -103,46 +103,6 @@ int hj_native_syscall_nr(void)
 }
 #endif
 
-int hj_write_full(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (w == 0)
-			return -EPIPE;
-		p += w;
-		len -= w;
-	}
-	return 0;
-}
-
-int hj_read_full(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t r = read(fd, p, len);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (r == 0)
-			return -EPIPE;
-		p += r;
-		len -= r;
-	}
-	return 0;
-}
-
 static void close_safe(int *fd)
 {
 	if (*fd >= 0)

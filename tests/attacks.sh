@@ -634,6 +634,49 @@ like "with root's copy current, a login stops nothing: it lands beside the parke
 check "... which is still parked" parked
 park off
 
+# -- container root serves its /etc/passwd from a FUSE server that never
+# answers a read (hj-stuckfs: a regular file, so the reader's S_ISREG and
+# O_NONBLOCK do not help).  The account is read inside by an unprivileged
+# child of the session, which blocks in that read where even SIGKILL
+# cannot end it: the login is refused within the report's deadline
+# (HJ_CHILD_REPORT_MS, 10 s, and a 1 s grace to reap), hijack-shell does
+# not wait on the child, and the child holds no capability.
+R7=$HJ_TMP/r7
+make_rootfs "$R7" web7
+mkdir "$R7/stuck"
+ct_start web7 web7 "$R7" || bail_out "web7"
+# the server and its mount live in the container's mount namespace (and
+# go with it); the server is ours, by PID, outside the container's cgroup
+coproc SFP { exec "$top_builddir/tests/helpers/hj-stuckfs" \
+	-n "/proc/$CT_INIT/ns/mnt" /stuck passwd 2>&1; }
+HJ_PIDS+=("$SFP_PID")
+read -r -t 10 sfready <&"${SFP[0]}"
+is "hj-stuckfs serves the container's /stuck" "$sfready" ready
+nsenter -t "$CT_INIT" -m -- /bin/busybox mount --bind /stuck/passwd /etc/passwd
+is "... and its passwd is the container's /etc/passwd" "$(nsenter -t "$CT_INIT" -m -- /bin/busybox stat -c %i /etc/passwd)" 2
+write_conf "$A	$HJ_RUN/web7"
+t0=$(date +%s)
+# (timeout runs programs, not the function as)
+out=$(timeout -s KILL 60 setpriv --reuid="$(id -u $A)" --regid="$(id -g $A)" \
+	--init-groups --inh-caps=-all -- \
+	env -i PATH=/usr/bin:/bin TERM=dumb "$HS" -c hostname 2>&1); rc=$?
+t1=$(date +%s)
+is "a stuck FUSE /etc/passwd in the container: the login is refused (status 126)" "$rc" 126
+like "... saying why" "$out" "cannot read the account of $A in the container: Connection timed out"
+check "... within 20 s ($((t1 - t0)) s)" test $((t1 - t0)) -le 20
+# the reader is the only process of $A in web7 now: killed, blocked, bare
+stuck=$(for p in $(cat "$(cg_path "$(hj_hierarchies | head -n1)" web7)/cgroup.procs"); do
+	[ "$(stat -c %u "/proc/$p" 2>/dev/null)" = "$(id -u $A)" ] && echo "$p"; done)
+is "... one reader of the login is left, blocked in the read" "$(echo "$stuck" | grep -c .)" 1
+is "... holding no capability" "$(awk '/^CapEff|^CapPrm|^CapAmb/ {print $2}' "/proc/$stuck/status" 2>/dev/null | sort -u)" 0000000000000000
+like "... with SIGKILL pending" "$(grep ^ShdPnd "/proc/$stuck/status" 2>/dev/null)$(grep ^SigPnd "/proc/$stuck/status" 2>/dev/null)" "0000000000000100"
+ct_kill "$SFP_PID"
+deadline=$((SECONDS + 10))
+# (a zombie of the container's init, which reaps nothing, or gone)
+dead() { ! awk '/^State:/ { exit $2 == "Z" }' "/proc/$stuck/status" 2>/dev/null; }
+while ! dead && [ $SECONDS -lt $deadline ]; do sleep 0.2; done
+check "... and it is dead once the server is" dead
+
 # -- a user who may signal hijack-shell (run by hand, or --check) could
 # stop it while it held the init in a ptrace stop.  It never ptraces:
 # strace shows no ptrace() at all, as the user's login, --check and a

@@ -112,6 +112,8 @@ TESTS += tests/e2e-ssh.sh
 EXTRA_DIST += tests/e2e-ssh.sh tests/helpers/ptydrive.py
 
 # the attack suite: each check fails if the attack works
+check_PROGRAMS += tests/helpers/hj-stuckfs
+tests_helpers_hj_stuckfs_SOURCES = tests/helpers/hj-stuckfs.c
 TESTS += tests/attacks.sh
 EXTRA_DIST += tests/attacks.sh
 
