@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hijack.h"
 #include "shell.h"
 
 /* a decimal number in [min, max], digits only (an optional '-' for -1) */
@@ -43,11 +44,9 @@ void shell_parse_args(int argc, char **argv, struct shell_args *a)
 		a->command = argv[2];
 	} else if (argc == 2 && !strcmp(argv[1], "--help")) {
 		a->action = SHELL_HELP;
-	} else if (argc == 2 && !strcmp(argv[1], "--who")) {
-		a->action = SHELL_WHO;
 	} else if (argc == 2 && !strcmp(argv[1], "--version")) {
 		a->action = SHELL_VERSION;
-	} else if (argc == 4 && !strcmp(argv[1], SHELL_WAIT_ARG)) {
+	} else if (argc == 4 && !strcmp(argv[1], HJ_RELAY_ARG)) {
 		/* fds 0-2 are the session's; the master is another one */
 		if (number(argv[2], 1, INT32_MAX, &pid) ||
 		    number(argv[3], -1, INT32_MAX, &fd) || (fd >= 0 && fd <= 2))

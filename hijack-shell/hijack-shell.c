@@ -90,10 +90,10 @@ static void __attribute__((noreturn)) usage(int status)
 	      " -hijack-shell                 (as a login shell)\n"
 	      " hijack-shell [-c <command>]\n"
 	      " hijack-shell --check [<user>]\n"
-	      " hijack-shell --who\n"
 	      "\n"
 	      "Run the user's shell or command inside the container that\n" SCONFDIR
-	      "/hijack.conf maps them to.\n",
+	      "/hijack.conf maps them to.  Root lists the sessions with\n"
+	      "'hijack who'.\n",
 	      out);
 	exit(status);
 }
@@ -555,7 +555,7 @@ static void exec_waiter(pid_t pid, int master)
 {
 	static char *const envp[] = { NULL };
 	char pidstr[16], fdstr[16];
-	char *argv[] = { (char *)PROG, (char *)SHELL_WAIT_ARG, pidstr, fdstr,
+	char *argv[] = { (char *)PROG, (char *)HJ_RELAY_ARG, pidstr, fdstr,
 			 NULL };
 
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pid);
@@ -580,7 +580,7 @@ static int __attribute__((noreturn)) waiter(pid_t pid, int master)
 
 	prctl(PR_SET_NAME, PROG, 0, 0, 0);
 	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)
-		errx(2, "%s is internal", SHELL_WAIT_ARG);
+		errx(2, "%s is internal", HJ_RELAY_ARG);
 	r = hj_drop_caps();
 	if (r)
 		errx(EXIT_FAILURE, "cannot drop privileges: %s", strerror(-r));
@@ -631,8 +631,6 @@ int main(int argc, char **argv)
 		break;
 	case SHELL_CHECK:
 		return shell_check(args.user, s.priv);
-	case SHELL_WHO:
-		return shell_who();
 	case SHELL_HELP:
 		usage(EXIT_SUCCESS);
 	case SHELL_VERSION:

@@ -10,7 +10,6 @@ hijack_shell_hijack_shell_SOURCES = \
 	hijack-shell/caps.c \
 	hijack-shell/tty.c \
 	hijack-shell/check.c \
-	hijack-shell/who.c \
 	hijack-shell/probe.c \
 	hijack-shell/recording.c \
 	hijack-shell/sshdconf.h \

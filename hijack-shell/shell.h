@@ -65,7 +65,6 @@ void __attribute__((noreturn)) tty_wait_session(pid_t pid, int master);
 enum shell_action {
 	SHELL_SESSION, /* interactive shell, or @command with -c */
 	SHELL_CHECK, /* --check [USER] */
-	SHELL_WHO, /* --who */
 	SHELL_HELP,
 	SHELL_VERSION,
 	SHELL_WAIT, /* --wait-for-child PID FD: the re-executed parent */
@@ -80,9 +79,6 @@ struct shell_args {
 	pid_t wait_pid; /* SHELL_WAIT: the child, > 0 */
 	int wait_fd; /* SHELL_WAIT: the pty master > 2, or -1 */
 };
-
-/* argv[1] of the waiting parent after it re-executes itself */
-#define SHELL_WAIT_ARG "--wait-for-child"
 
 void shell_parse_args(int argc, char **argv, struct shell_args *a);
 
@@ -113,9 +109,6 @@ struct shell_ids {
 int shell_probe(struct hj_target *t, const char *user,
 		const struct shell_ids *ids, const char *sftp,
 		struct shell_probe *p);
-
-/* who.c */
-int shell_who(void);
 
 /* recording.c: tlog-rec-session as the login shell */
 bool recording_is_tlog(const char *login_shell);

@@ -4,6 +4,7 @@
  *
  *	hijack [-b auto|native|stock] [-w dir] [-v] [--no-confine]
  *	       pid|cgroup <id> [--] [cmd...]
+ *	hijack [--shell path] who
  */
 #include "config.h"
 
@@ -18,7 +19,7 @@
 #include "args.h"
 
 /* long options without a short form */
-enum { OPT_NO_CONFINE = 0x100 };
+enum { OPT_NO_CONFINE = 0x100, OPT_SHELL };
 
 static int __attribute__((format(printf, 3, 4)))
 bad(char *err, size_t errlen, const char *fmt, ...)
@@ -51,6 +52,7 @@ int hijack_parse_args(int argc, char **argv, struct hijack_args *a, char *err,
 		{ "wd", required_argument, NULL, 'w' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-confine", no_argument, NULL, OPT_NO_CONFINE },
+		{ "shell", required_argument, NULL, OPT_SHELL },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -97,6 +99,14 @@ int hijack_parse_args(int argc, char **argv, struct hijack_args *a, char *err,
 		case OPT_NO_CONFINE:
 			a->no_confine = true;
 			break;
+		case OPT_SHELL:
+			if (optarg[0] != '/')
+				return bad(err, errlen,
+					   "--shell needs an absolute path, "
+					   "not '%s'",
+					   optarg);
+			a->shell = optarg;
+			break;
 		case 'h':
 			a->action = HIJACK_HELP;
 			return 0;
@@ -110,9 +120,24 @@ int hijack_parse_args(int argc, char **argv, struct hijack_args *a, char *err,
 			return bad_option(err, errlen, argv[optind - 1]);
 		}
 	}
+	if (optind < argc && !strcmp(argv[optind], "who")) {
+		if (optind + 1 < argc)
+			return bad(err, errlen,
+				   "who takes no argument, not '%s'",
+				   argv[optind + 1]);
+		if (a->backend != HJ_BACKEND_AUTO || a->cwd || a->verbose ||
+		    a->no_confine)
+			return bad(err, errlen, "%s",
+				   "who takes no option but --shell");
+		a->action = HIJACK_WHO;
+		return 0;
+	}
+	if (a->shell)
+		return bad(err, errlen, "%s", "--shell is an option of who");
 	if (argc - optind < 2)
-		return bad(err, errlen, "%s",
-			   "bad usage: pid <pid> or cgroup <file> expected");
+		return bad(
+			err, errlen, "%s",
+			"bad usage: pid <pid>, cgroup <file> or who expected");
 	mode = argv[optind];
 	a->id = argv[optind + 1];
 	optind += 2;

@@ -7,6 +7,8 @@
  *
  *	hijack pid <pid> [command...]
  *	hijack cgroup <tasks-file|cgroup.procs|cgroup-dir> [command...]
+ *
+ * and root's list of hijack-shell's sessions, "hijack who".
  */
 #include "config.h"
 
@@ -21,6 +23,7 @@
 
 #include "args.h"
 #include "hijack.h"
+#include "who.h"
 
 static pid_t child_pid;
 
@@ -31,6 +34,7 @@ static void __attribute__((noreturn)) usage(void)
 	fputs("Usage:\n"
 	      " hijack [options] pid <pid> [--] [<command> [<arg>...]]\n"
 	      " hijack [options] cgroup <tasks|cgroup.procs|cgroup-dir> [--] [<command> [<arg>...]]\n"
+	      " hijack [--shell <path>] who\n"
 	      "\n"
 	      "Run a program inside the namespaces, cgroups and root directory of\n"
 	      "another process, as confined as it is (bounding set, no_new_privs,\n"
@@ -41,13 +45,17 @@ static void __attribute__((noreturn)) usage(void)
 	      " -b, --backend <name>  auto, native (sys_hijack) or stock (setns)\n"
 	      " -w, --wd <dir>        working directory inside the target\n"
 	      " -v, --verbose         say which task, namespaces and cgroups\n"
+	      "     --shell <path>    who: the hijack-shell whose sessions to list\n"
+	      "                       (default " HIJACK_SHELL_PATH ")\n"
 	      "     --no-confine      keep the caller's bounding set, seccomp and LSM\n"
 	      "                       label instead of taking the target's (debugging)\n"
 	      " -h, --help            display this help\n"
 	      " -V, --version         display version\n"
 	      "\n"
 	      "The default command is /bin/sh.  The exit status is the command's,\n"
-	      "or 128 + the signal that killed it.\n",
+	      "or 128 + the signal that killed it.\n"
+	      "\n"
+	      "'hijack who' lists the live ssh sessions of hijack-shell (root only).\n",
 	      out);
 	exit(EXIT_SUCCESS);
 }
@@ -218,6 +226,8 @@ int main(int argc, char **argv)
 		printf("hijack %s\n", PACKAGE_VERSION);
 		return EXIT_SUCCESS;
 	}
+	if (a.action == HIJACK_WHO)
+		return hijack_who(a.shell ? a.shell : HIJACK_SHELL_PATH);
 	opts.backend = a.backend;
 	opts.cwd = a.cwd;
 	mode = kinds[a.kind];

@@ -1,4 +1,5 @@
 bin_PROGRAMS += hijack/hijack
-hijack_hijack_SOURCES = hijack/args.h hijack/args.c hijack/hijack.c
+hijack_hijack_SOURCES = hijack/args.h hijack/args.c hijack/hijack.c \
+	hijack/who.h hijack/who.c
 hijack_hijack_LDADD = lib/libhijack.la
 dist_man_MANS += man/hijack.1

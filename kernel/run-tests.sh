@@ -232,12 +232,12 @@ build_tests() {
 	# the project's own hijack command and library, to run the same
 	# checks on the native backend and on the stock one in the guest
 	mkdir -p "$CACHE/hijack-cli"
-	printf '#define _GNU_SOURCE 1\n#define PACKAGE_VERSION "guest"\n' \
+	printf '#define _GNU_SOURCE 1\n#define PACKAGE_VERSION "guest"\n#define SCONFDIR "/etc/security"\n#define SBINDIR "/usr/sbin"\n' \
 		>"$CACHE/hijack-cli/config.h"
-	local lib=("$HERE"/../lib/{cgroup,confine,filters,io,ns,proc,spawn,strerror,target}.c)
+	local lib=("$HERE"/../lib/{cgroup,conf,confine,escape,filters,io,ns,proc,spawn,strerror,target}.c)
 	gcc -static -O2 -Wall -Wextra -Werror -I"$CACHE/hijack-cli" \
 		-I"$HERE/../lib" -o "$CACHE/hijack-cli/hijack" \
-		"$HERE"/../hijack/{args,hijack}.c "${lib[@]}" \
+		"$HERE"/../hijack/{args,hijack,who}.c "${lib[@]}" \
 		-lcgroup -lpthread || die "cannot build the hijack command"
 	# the library's two backends side by side (hj_spawn(), no command)
 	gcc -static -O2 -Wall -Wextra -Werror -I"$CACHE/hijack-cli" \

@@ -383,4 +383,11 @@ int hj_parse_id_map(const char *buf, size_t len, unsigned int id, bool inside,
 int hj_proc_read(pid_t pid, const char *file, char *buf, size_t size,
 		 size_t *len);
 
+/*
+ * A session's relay: hijack-shell re-executed as "hijack-shell
+ * HJ_RELAY_ARG PID FD" under no_new_privs, waiting for the session's
+ * process; hijack who(1) finds sessions by it.
+ */
+#define HJ_RELAY_ARG "--wait-for-child"
+
 #endif /* HIJACK_H */

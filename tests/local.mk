@@ -148,7 +148,7 @@ EXTRA_DIST += tests/check.sh
 TESTS += tests/conf-dropin.sh
 EXTRA_DIST += tests/conf-dropin.sh
 
-# hijack-shell --who: live ssh sessions in two containers, then none
+# hijack who: hijack-shell's live ssh sessions in two containers, then none
 TESTS += tests/who.sh
 EXTRA_DIST += tests/who.sh
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# hijack-shell --who: three live ssh sessions (a real sshd, pam_hijack,
+# hijack who: three live ssh sessions (a real sshd, pam_hijack,
 # hijack-shell) in two containers are listed with their user, container,
 # cgroup, start time, client address and pids, each checked against what
 # the kernel says about the processes; after logout the list is empty.
@@ -34,13 +34,14 @@ chmod 644 "$CONF"
 sshd_start "$D" $U1 $U2
 
 # the header, and nothing else, before anyone logs in
-who_rows() { "$HS" --who | tail -n +2; }
-is "no session: only the header" "$("$HS" --who)" \
+who() { "$HIJACK" --shell "$HS" who "$@"; }
+who_rows() { who | tail -n +2; }
+is "no session: only the header" "$(who)" \
 	"USER CONTAINER SINCE FROM RELAY SESSION CGROUP"
 is "no session: no row" "$(who_rows | wc -l)" 0
-out=$(setpriv --reuid 65534 --regid 65534 --clear-groups "$HS" --who 2>&1)
+out=$(setpriv --reuid 65534 --regid 65534 --clear-groups "$HIJACK" --shell "$HS" who 2>&1)
 rc=$?
-is "--who as another user: refused" "$rc" 1
+is "hijack who as another user: refused" "$rc" 1
 like "... saying why" "$out" "only root may list the sessions"
 
 # three sessions, each reading a fifo until logout: the readers first, so
@@ -55,7 +56,7 @@ start() { # N USER [COMMAND-PREFIX]
 start 1 "$U1"
 start 2 "$U1"
 # the third says it comes from elsewhere: a session's environment is its
-# user's to change, and --who must not believe it
+# user's to change, and hijack who must not believe it
 start 3 "$U2" "env SSH_CONNECTION='10.6.6.6 4242 10.0.0.1 22' "
 exec {W1}>"$D/f1" {W2}>"$D/f2" {W3}>"$D/f3"
 for i in $(seq 100); do
@@ -108,16 +109,27 @@ check_row 3 "$U2" two "$I2"
 sess3=$(awk -v u="$U2" '$1 == u { print $6 }' <<<"$rows")
 like "the forged SSH_CONNECTION reached the session" \
 	"$(tr '\0' '\n' < "/proc/$sess3/environ")" "^SSH_CONNECTION=10\.6\.6\.6 "
-is "... yet --who gives the connection's real peer" \
+is "... yet hijack who gives the connection's real peer" \
 	"$(awk -v u="$U2" '$1 == u { print $4 }' <<<"$rows")" "$(client_port "$C3")"
 is "two sessions of one user have two relays" \
 	"$(awk -v u="$U1" '$1 == u { print $5 }' <<<"$rows" | sort -u | wc -l)" 2
 
-# relays are this program's file, not whatever is called hijack-shell
+# relays are the file --shell names, not whatever is called hijack-shell
 mkdir -p "$D/other"
 cp "$HS" "$D/other/hijack-shell"
 is "another file named hijack-shell lists none of them" \
-	"$("$D/other/hijack-shell" --who | tail -n +2 | wc -l)" 0
+	"$("$HIJACK" --shell "$D/other/hijack-shell" who | tail -n +2 | wc -l)" 0
+out=$("$HIJACK" --shell "$HS" who extra 2>&1); rc=$?
+is "hijack who with an argument: bad usage" "$rc:$(head -n1 <<<"$out")" \
+	"1:hijack: who takes no argument, not 'extra'"
+out=$("$HIJACK" --shell hijack-shell who 2>&1); rc=$?
+is "hijack who --shell with a relative path: refused" "$rc:$(head -n1 <<<"$out")" \
+	"1:hijack: --shell needs an absolute path, not 'hijack-shell'"
+out=$("$HIJACK" --shell "$D/nonexistent" who 2>&1); rc=$?
+is "hijack who --shell naming no file: refused" "$rc:$out" \
+	"1:hijack: cannot find hijack-shell at $D/nonexistent: No such file or directory"
+is "hijack-shell itself lists nothing any more: it has no --who" \
+	"$("$HS" --who >/dev/null 2>&1; echo $?)" 2
 # an upgrade replaces the file under the running relays
 cp "$HS" "$D/hs.new"
 setcap "$HIJACK_SHELL_CAPS" "$D/hs.new"
@@ -128,7 +140,7 @@ is "after the file is replaced (an upgrade), the sessions are still listed" \
 # a rule changed since the login: the container is no longer vouched for
 printf '%s\t%s\tname=two\n' "$U1" "$HJ_RUN/web2" > "$CONF"
 is "a rule moved elsewhere since the login: container '?'" \
-	"$("$HS" --who | awk -v u="$U1" '$1 == u { print $2 }' | sort -u)" "?"
+	"$(who | awk -v u="$U1" '$1 == u { print $2 }' | sort -u)" "?"
 printf '%s\t%s\tname=one\n%s\t%s\tname=two\n' "$U1" "$HJ_RUN/web1" \
 	"$U2" "$HJ_RUN/web2" > "$CONF"
 
@@ -139,8 +151,8 @@ c2=$(cg2 "$sess3")
 h2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
 if [ -n "$c2" ] && [ -n "$h2" ] && mkdir "$h2$c2/$evil" &&
 	echo "$sess3" > "$h2$c2/$evil/cgroup.procs"; then
-	out=$("$HS" --who)
-	is "a session in a cgroup named with control bytes: none in --who's output" \
+	out=$(who)
+	is "a session in a cgroup named with control bytes: none in hijack who's output" \
 		"$(LC_ALL=C tr -d '\n -~' <<<"$out" | wc -c)" 0
 	like "... the name escaped" "$(grep "^$U2 " <<<"$out")" ' /.*/\\x0d\\x1b\[2K\\x1b\[1A$'
 	echo "$sess3" > "$h2$c2/cgroup.procs"
@@ -149,11 +161,11 @@ else
 	not_ok "cannot move session 3 into a cgroup of its own on cgroup2"
 fi
 
-# Container root forges a relay: any program copied to this program's
+# Container root forges a relay: any program copied to hijack-shell's
 # path inside its root, run as "--wait-for-child" under no_new_privs with
 # one child, then deleted.  /proc/PID/exe of a process that pivot_root'ed
-# reads relative to the container's root, so the path reads like ours
-# after an upgrade.  Its root and mount namespace are not the host's.
+# reads relative to the container's root, so the path reads like
+# hijack-shell's after an upgrade.  Its root and mount namespace are not the host's.
 fake=$HJ_TMP/r-web1$HS
 mkdir -p "$(dirname "$fake")"
 cp "$top_builddir/tests/helpers/hj-confined" "$fake"

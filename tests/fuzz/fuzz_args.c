@@ -54,6 +54,15 @@ static void check_hijack(int argc, char **argv)
 		CHECK(err[0]);
 		return;
 	}
+	if (a.action == HIJACK_WHO) {
+		/* "who" alone, with --shell an absolute path if any */
+		CHECK(!strcmp(argv[argc - 1], "who"));
+		CHECK(!a.shell ||
+		      (into_argv(argv, argc, a.shell) && a.shell[0] == '/'));
+		CHECK(!a.cwd && !a.verbose && !a.no_confine);
+		return;
+	}
+	CHECK(!a.shell);
 	if (a.action != HIJACK_RUN)
 		return;
 	CHECK(a.backend == HJ_BACKEND_AUTO || a.backend == HJ_BACKEND_NATIVE ||
@@ -88,12 +97,8 @@ static void check_shell(int argc, char **argv)
 		      (!a.user || (a.user == argv[2] && a.user[0])));
 		break;
 	case SHELL_WAIT:
-		CHECK(argc == 4 && !strcmp(argv[1], SHELL_WAIT_ARG));
+		CHECK(argc == 4 && !strcmp(argv[1], HJ_RELAY_ARG));
 		CHECK(a.wait_pid > 0 && (a.wait_fd == -1 || a.wait_fd > 2));
-		CHECK(!a.command && !a.user);
-		break;
-	case SHELL_WHO:
-		CHECK(argc == 2 && !strcmp(argv[1], "--who"));
 		CHECK(!a.command && !a.user);
 		break;
 	case SHELL_HELP:

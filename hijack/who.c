@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * hijack-shell --who: the live sessions, from the host's /proc alone (no
- * daemon, no state file).  Root only.
+ * hijack who: the live sessions of hijack-shell, from the host's /proc
+ * alone (no daemon, no state file).  Root only, and without the shell's
+ * file capabilities: root needs none of them to read /proc.
  *
  * A session is recognised by what the kernel reports, never by anything
  * the user or the container can write:
  *
- *   - the relay: a process whose /proc/PID/exe is this very file (device
- *     and inode), or was the file at this path before it was replaced (a
- *     package upgrade: the kernel says "PATH (deleted)", and only root
- *     writes there), started as "hijack-shell --wait-for-child" under
- *     no_new_privs, as exec_waiter() starts it;
+ *   - the relay: a process on the host (its root directory and mount
+ *     namespace are ours) whose /proc/PID/exe is the hijack-shell file
+ *     (device and inode), or was the file at that path before it was
+ *     replaced (a package upgrade: the kernel says "PATH (deleted)", and
+ *     only root writes there), started as "hijack-shell
+ *     --wait-for-child" under no_new_privs, as hijack-shell's
+ *     exec_waiter() starts it;
  *   - its user: the relay's real uid (the kernel's credentials; no user
  *     can make a process that shows another user's uid);
  *   - the session: the relay's child (the kernel's list of children) in a
@@ -32,7 +35,7 @@
  * relay of their own (the binary under no_new_privs, with a child in a
  * container they can enter themselves) under a parent holding any
  * connection: that row names that user, and a container the user really
- * is inside.  hijack-shell(8) says so.
+ * is inside.  hijack(1) says so.
  */
 #include "config.h"
 
@@ -53,7 +56,7 @@
 
 #include "conf.h"
 #include "hijack.h"
-#include "shell.h"
+#include "who.h"
 
 #define WHO_SOCKETS_MAX 64
 
@@ -68,9 +71,9 @@ struct who_row {
 };
 
 struct who_ctx {
-	dev_t dev; /* this program's file */
+	dev_t dev; /* hijack-shell's file */
 	ino_t ino;
-	char deleted[SHELL_PATH_MAX + 16]; /* "PATH (deleted)" */
+	char deleted[PATH_MAX + 16]; /* "PATH (deleted)" */
 	char pidns[64]; /* our pid namespace */
 	char mntns[64]; /* our mount namespace */
 	dev_t root_dev; /* our root directory: the host's */
@@ -94,21 +97,21 @@ static time_t boot_time(void)
 	return (time_t)bt;
 }
 
-/* argv[1] of /proc/PID/cmdline is SHELL_WAIT_ARG */
+/* argv[1] of /proc/PID/cmdline is HJ_RELAY_ARG */
 static bool relay_cmdline(pid_t pid)
 {
 	char buf[256];
 	size_t len, l0;
 	int r = hj_proc_read(pid, "cmdline", buf, sizeof(buf), &len);
 
-	size_t wl = strlen(SHELL_WAIT_ARG);
+	size_t wl = strlen(HJ_RELAY_ARG);
 
 	if (r == -EFBIG)
 		len = sizeof(buf) - 1;
 	else if (r)
 		return false;
 	l0 = strnlen(buf, len);
-	return len > l0 + 1 + wl && !memcmp(buf + l0 + 1, SHELL_WAIT_ARG, wl) &&
+	return len > l0 + 1 + wl && !memcmp(buf + l0 + 1, HJ_RELAY_ARG, wl) &&
 	       buf[l0 + 1 + wl] == '\0';
 }
 
@@ -336,13 +339,13 @@ static bool on_host(pid_t pid, const struct who_ctx *ctx)
 }
 
 /*
- * This program, as the host sees it: the same file, or one replaced
- * since (an upgrade) at our path.  The path alone is taken only from a
+ * hijack-shell, as the host sees it: the same file, or one replaced
+ * since (an upgrade) at its path.  The path alone is taken only from a
  * process on the host (on_host()).
  */
 static bool same_file(pid_t pid, const struct who_ctx *ctx)
 {
-	char path[64], link[SHELL_PATH_MAX + 16];
+	char path[64], link[PATH_MAX + 16];
 	struct stat st;
 	ssize_t l;
 
@@ -436,20 +439,22 @@ static void print_row(const struct who_row *row)
 	       hj_escape(row->cgroup, cgroup, sizeof(cgroup)));
 }
 
-/* what the kernel calls this program's file once it is replaced */
-static int self_deleted(struct who_ctx *ctx)
+/* hijack-shell at @shell, and what the kernel calls it once replaced */
+static void find_shell(const char *shell, struct who_ctx *ctx)
 {
-	char self[SHELL_PATH_MAX];
-	ssize_t l = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char real[PATH_MAX];
+	struct stat st;
 
-	if (l < 0)
-		return -errno;
-	self[l] = '\0';
-	snprintf(ctx->deleted, sizeof(ctx->deleted), "%s (deleted)", self);
-	return 0;
+	if (!realpath(shell, real) || stat(real, &st))
+		err(1, "cannot find hijack-shell at %s", shell);
+	if (!S_ISREG(st.st_mode))
+		errx(1, "%s: not a regular file", shell);
+	ctx->dev = st.st_dev;
+	ctx->ino = st.st_ino;
+	snprintf(ctx->deleted, sizeof(ctx->deleted), "%s (deleted)", real);
 }
 
-int shell_who(void)
+int hijack_who(const char *shell)
 {
 	struct who_ctx ctx;
 	struct who_row row;
@@ -459,12 +464,7 @@ int shell_who(void)
 
 	if (getuid() != 0 || geteuid() != 0)
 		errx(1, "only root may list the sessions");
-	if (stat("/proc/self/exe", &st))
-		err(1, "cannot find this program");
-	ctx.dev = st.st_dev;
-	ctx.ino = st.st_ino;
-	if (self_deleted(&ctx))
-		err(1, "cannot find this program");
+	find_shell(shell, &ctx);
 	if (ns_link(getpid(), ctx.pidns, sizeof(ctx.pidns)))
 		err(1, "cannot read our pid namespace");
 	if (ns_file_link("/proc/self/ns/mnt", ctx.mntns, sizeof(ctx.mntns)))
