@@ -207,7 +207,7 @@ paste -d'|' <(echo "HOST"; echo "$outside") <(echo "SSH SESSION of $USER_"; echo
 	awk -F'|' '{ printf "  %-45.45s  %s\n", $1, $2 }'
 echo
 echo "What the admin's check command says:"
-HIJACK_CHECK_SSHD_CONFIG=$STATE/sshd_config HIJACK_CHECK_PAM_SERVICE=$SVC "$HS" --check "$USER_" | sed 's/^/  /'
+HIJACK_CHECK_SSHD_CONFIG=$STATE/sshd_config HIJACK_CHECK_PAM_SERVICE=$SVC /usr/local/bin/hijack check "$USER_" | sed 's/^/  /'
 echo
 echo "A session typed at a terminal, recorded on the host by tlog-rec-session:"
 echo "  \$ $SSH -tt $USER_@127.0.0.1"

@@ -11,9 +11,6 @@ hijack_shell_hijack_shell_SOURCES = \
 	hijack-shell/tty.c \
 	hijack-shell/check.c \
 	hijack-shell/probe.c \
-	hijack-shell/recording.c \
-	hijack-shell/sshdconf.h \
-	hijack-shell/sshdconf.c \
 	hijack-shell/environ.c
 hijack_shell_hijack_shell_LDADD = lib/libhijack.la
 dist_man_MANS += man/hijack-shell.8

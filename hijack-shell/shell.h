@@ -110,9 +110,4 @@ int shell_probe(struct hj_target *t, const char *user,
 		const struct shell_ids *ids, const char *sftp,
 		struct shell_probe *p);
 
-/* recording.c: tlog-rec-session as the login shell */
-bool recording_is_tlog(const char *login_shell);
-int recording_tlog_shell(const char *login_shell, uid_t uid, gid_t gid,
-			 char *out, size_t n);
-
 #endif /* HIJACK_SHELL_H */

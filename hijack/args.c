@@ -5,6 +5,7 @@
  *	hijack [-b auto|native|stock] [-w dir] [-v] [--no-confine]
  *	       pid|cgroup <id> [--] [cmd...]
  *	hijack [--shell path] who
+ *	hijack [--shell path] check <user>
  */
 #include "config.h"
 
@@ -120,24 +121,32 @@ int hijack_parse_args(int argc, char **argv, struct hijack_args *a, char *err,
 			return bad_option(err, errlen, argv[optind - 1]);
 		}
 	}
-	if (optind < argc && !strcmp(argv[optind], "who")) {
-		if (optind + 1 < argc)
-			return bad(err, errlen,
-				   "who takes no argument, not '%s'",
-				   argv[optind + 1]);
+	if (optind < argc &&
+	    (!strcmp(argv[optind], "who") || !strcmp(argv[optind], "check"))) {
+		const char *cmd = argv[optind++];
+		int want = cmd[0] == 'c';
+
+		if (argc - optind != want)
+			return bad(err, errlen, "%s",
+				   want ? "check takes one user" :
+					  "who takes no argument");
 		if (a->backend != HJ_BACKEND_AUTO || a->cwd || a->verbose ||
 		    a->no_confine)
-			return bad(err, errlen, "%s",
-				   "who takes no option but --shell");
-		a->action = HIJACK_WHO;
+			return bad(err, errlen,
+				   "%s takes no option but --shell", cmd);
+		if (want && !argv[optind][0])
+			return bad(err, errlen, "%s", "empty user name");
+		a->action = want ? HIJACK_CHECK : HIJACK_WHO;
+		a->user = want ? argv[optind] : NULL;
 		return 0;
 	}
 	if (a->shell)
-		return bad(err, errlen, "%s", "--shell is an option of who");
+		return bad(err, errlen, "%s",
+			   "--shell is an option of who and check");
 	if (argc - optind < 2)
 		return bad(
 			err, errlen, "%s",
-			"bad usage: pid <pid>, cgroup <file> or who expected");
+			"bad usage: pid <pid>, cgroup <file>, who or check <user> expected");
 	mode = argv[optind];
 	a->id = argv[optind + 1];
 	optind += 2;

@@ -9,7 +9,13 @@
 
 #include "hijack.h"
 
-enum hijack_action { HIJACK_RUN, HIJACK_WHO, HIJACK_HELP, HIJACK_VERSION };
+enum hijack_action {
+	HIJACK_RUN,
+	HIJACK_WHO,
+	HIJACK_CHECK,
+	HIJACK_HELP,
+	HIJACK_VERSION
+};
 enum hijack_kind { HIJACK_PID, HIJACK_CGROUP };
 
 struct hijack_args {
@@ -18,7 +24,8 @@ struct hijack_args {
 	const char *cwd; /* -w, or NULL */
 	bool verbose;
 	bool no_confine; /* --no-confine: keep the caller's confinement */
-	const char *shell; /* --shell: HIJACK_WHO's hijack-shell, or NULL */
+	const char *shell; /* --shell: who's and check's hijack-shell, or NULL */
+	const char *user; /* HIJACK_CHECK: the user */
 	enum hijack_kind kind;
 	const char *id; /* the pid or cgroup argument as given */
 	pid_t pid; /* HIJACK_PID: the parsed pid, > 0 */

@@ -8,7 +8,8 @@
  *	hijack pid <pid> [command...]
  *	hijack cgroup <tasks-file|cgroup.procs|cgroup-dir> [command...]
  *
- * and root's list of hijack-shell's sessions, "hijack who".
+ * and root's tools for hijack-shell's logins: "hijack who" lists the
+ * sessions, "hijack check USER" checks a user's next login.
  */
 #include "config.h"
 
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "login-check.h"
 #include "hijack.h"
 #include "who.h"
 
@@ -35,6 +37,7 @@ static void __attribute__((noreturn)) usage(void)
 	      " hijack [options] pid <pid> [--] [<command> [<arg>...]]\n"
 	      " hijack [options] cgroup <tasks|cgroup.procs|cgroup-dir> [--] [<command> [<arg>...]]\n"
 	      " hijack [--shell <path>] who\n"
+	      " hijack [--shell <path>] check <user>\n"
 	      "\n"
 	      "Run a program inside the namespaces, cgroups and root directory of\n"
 	      "another process, as confined as it is (bounding set, no_new_privs,\n"
@@ -45,7 +48,7 @@ static void __attribute__((noreturn)) usage(void)
 	      " -b, --backend <name>  auto, native (sys_hijack) or stock (setns)\n"
 	      " -w, --wd <dir>        working directory inside the target\n"
 	      " -v, --verbose         say which task, namespaces and cgroups\n"
-	      "     --shell <path>    who: the hijack-shell whose sessions to list\n"
+	      "     --shell <path>    who, check: the hijack-shell of the logins\n"
 	      "                       (default " HIJACK_SHELL_PATH ")\n"
 	      "     --no-confine      keep the caller's bounding set, seccomp and LSM\n"
 	      "                       label instead of taking the target's (debugging)\n"
@@ -55,7 +58,8 @@ static void __attribute__((noreturn)) usage(void)
 	      "The default command is /bin/sh.  The exit status is the command's,\n"
 	      "or 128 + the signal that killed it.\n"
 	      "\n"
-	      "'hijack who' lists the live ssh sessions of hijack-shell (root only).\n",
+	      "'hijack who' lists the live ssh sessions of hijack-shell, and\n"
+	      "'hijack check' checks a user's next ssh login (root only).\n",
 	      out);
 	exit(EXIT_SUCCESS);
 }
@@ -228,6 +232,9 @@ int main(int argc, char **argv)
 	}
 	if (a.action == HIJACK_WHO)
 		return hijack_who(a.shell ? a.shell : HIJACK_SHELL_PATH);
+	if (a.action == HIJACK_CHECK)
+		return hijack_check(a.shell ? a.shell : HIJACK_SHELL_PATH,
+				    a.user);
 	opts.backend = a.backend;
 	opts.cwd = a.cwd;
 	mode = kinds[a.kind];

@@ -48,3 +48,11 @@ const char *hj_escape(const char *in, char *out, size_t size)
 	out[o] = '\0';
 	return out;
 }
+
+const char *hj_escape_tmp(const char *in)
+{
+	static char buf[8][HJ_ESCAPED_SIZE(4096)];
+	static unsigned int next;
+
+	return hj_escape(in, buf[next++ % 8], sizeof(buf[0]));
+}

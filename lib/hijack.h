@@ -206,6 +206,12 @@ const char *hj_strerror(int err);
  */
 #define HJ_ESCAPED_SIZE(n) (4 * (n) + 1)
 const char *hj_escape(const char *in, char *out, size_t size);
+/*
+ * The same into one of eight static buffers used in turn (the first 4096
+ * bytes of @in): enough for every string of one printed line.  For the
+ * single-threaded command-line tools only.
+ */
+const char *hj_escape_tmp(const char *in);
 
 /* cgroup.c */
 int hj_cgroup_is_member_file(int fd);

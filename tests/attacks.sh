@@ -441,10 +441,10 @@ out=$(s "$S" 'hostname; cat /etc/hijack-marker 2>/dev/null || echo host' 2>&1); 
 like "accounts sharing a uid: the login of $S (mapped to web1) is refused" "rc=$rc $(tr '\n' ' ' <<<"$out")" \
 	"^rc=1 .*pam_hijack mapped this login for user $S"
 isnt "... and never lands on the host as $A" "$(tail -n1 <<<"$out")" host
-# --check against this sshd and PAM service: the uid is its one problem
-chk() { HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG HIJACK_CHECK_PAM_SERVICE=$SVC "$HS" --check "$1" 2>&1; }
+# hijack check against this sshd and PAM service: the uid is its one problem
+chk() { HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG HIJACK_CHECK_PAM_SERVICE=$SVC hjcheck "$1" 2>&1; }
 out=$(chk "$S"); rc=$?
-is "accounts sharing a uid: --check $S exits 1" "$rc" 1
+is "accounts sharing a uid: hijack check $S exits 1" "$rc" 1
 is "... with one PROBLEM, naming the uid's first account" "$(grep '^PROBLEM' <<<"$out" | sed 's/: hijack-shell.*//')" \
 	"PROBLEM: uid $(id -u $A) is $A in the user database, not $S"
 isnt "... and no 'RESULT: ok'" "$(grep '^RESULT' <<<"$out")" "RESULT: ok"

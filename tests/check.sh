@@ -47,7 +47,7 @@ rules() { printf '%s\n' "$@" > "$CONF"; chmod 644 "$CONF"; }
 # chk DESC EXIT PATTERN: run --check A, its status and a line of output
 chk() {
 	local out rc
-	out=$("$HS" --check "$A" 2>&1); rc=$?
+	out=$(hjcheck "$A" 2>&1); rc=$?
 	is "$1: exit $2" "$rc" "$2"
 	like "$1: says so" "$out" "$3"
 	[ "$rc" = "$2" ] || printf '%s\n' "$out" | sed 's/^/# /'
@@ -55,9 +55,23 @@ chk() {
 
 rules "$A	$CG	name=web1"
 chk "a safe setup" 0 "^RESULT: ok$"
-out=$("$HS" --check "$A")
+out=$(hjcheck "$A")
 like "names the rule and its line" "$out" "^rule: +$CONF:1$"
 like "names the container's init" "$out" "^task: +pid $INIT \(container init\)"
+like "hijack check: the host's side too (PAM)" "$out" "^pam: +pam_hijack is in /etc/pam.d/$SVC$"
+# the file-capability shell checks only the container's side
+out=$("$HS" --check "$A" 2>&1); rc=$?
+is "hijack-shell --check (root): the container's side, exit 0" "$rc" 0
+like "... names the init" "$out" "^task: +pid $INIT \(container init\)"
+unlike "... no PAM line: not its business" "$out" "^pam:"
+unlike "... no sshd line" "$out" "sshd"
+like "... says who checks the rest" "$out" "^note: +the login shell, PAM and sshd are root's to check: hijack check $A$"
+out=$(setpriv --reuid="$(id -u $A)" --regid="$(id -g $A)" --init-groups -- "$HIJACK" --shell "$HS" check "$A" 2>&1); rc=$?
+is "hijack check by a user: refused" "$rc:$out" \
+	"1:hijack: only root may run hijack check; a user checks their own login with hijack-shell --check"
+out=$("$HIJACK" --shell "$D/no-such-shell" check "$A" 2>&1); rc=$?
+is "hijack check of a hijack-shell that is not there: refused" "$rc:$out" \
+	"1:hijack: cannot find hijack-shell at $D/no-such-shell: No such file or directory"
 
 rules "# a comment" "$A	$CG	shel=/bin/sh"
 chk "unknown option" 1 "^PROBLEM: $CONF:2: unknown option 'shel'"
@@ -104,7 +118,7 @@ else
 fi
 
 # what a session would be confined to: an init confined as docker's are
-out=$("$HS" --check "$A")
+out=$(hjcheck "$A")
 like "an unconfined init: the host's bounding set, nothing else" "$out" \
 	"^confinement: bounding set $(awk '/^CapBnd:/ { print $2 }' /proc/$INIT/status), no_new_privs no, seccomp none$"
 make_rootfs "$D/rconf" conf
@@ -168,7 +182,7 @@ cg_create sysd/init.scope
 for h in $(hj_hierarchies); do echo "$SI" > "$(cg_path "$h" sysd/init.scope)/cgroup.procs"; done
 rules "$A	$HJ_RUN/sysd	name=sysd stopped=host"
 chk "an init in a child cgroup" 0 "^RESULT: ok$"
-like "... names the init's cgroup" "$("$HS" --check "$A")" "^task: +pid $SI \(container init\) in /.*/$HJ_RUN/sysd/init\.scope$"
+like "... names the init's cgroup" "$(hjcheck "$A")" "^task: +pid $SI \(container init\) in /.*/$HJ_RUN/sysd/init\.scope$"
 ct_start sysd/y sysd2 || bail_out "no container"
 chk "two containers in the subtree" 1 "^PROBLEM: container sysd \(cgroup $HJ_RUN/sysd\): the cgroup holds more than one container: logins are refused"
 
@@ -180,10 +194,10 @@ usermod -s "$HS" "$A"
 cp "$HS" "$D/hijack-shell-nocaps"
 out=$("$D/hijack-shell-nocaps" --check "$A" 2>&1)
 like "no file capabilities" "$out" "^privilege: +none \(enough only for containers the user owns\)"
-like "file capabilities" "$("$HS" --check "$A")" "^privilege: +$HS has file capabilities"
+like "file capabilities" "$(hjcheck "$A")" "^privilege: +$HS has file capabilities"
 
 printf 'account required pam_unix.so\n' > "/etc/pam.d/$SVC"
-like "pam_hijack missing from the service" "$("$HS" --check "$A")" "^pam: +pam_hijack is NOT in /etc/pam.d/$SVC$"
+like "pam_hijack missing from the service" "$(hjcheck "$A")" "^pam: +pam_hijack is NOT in /etc/pam.d/$SVC$"
 printf 'account required pam_hijack.so\n' > "/etc/pam.d/$SVC"
 
 sshd_bad() { # CONFIG-LINE PATTERN: the line instead of the safe one
@@ -281,7 +295,7 @@ evil=$'\r\e[2K\e[1A'
 make_rootfs "$HJ_TMP/r-esc" esc >/dev/null 2>&1
 if ct_start "esc/$evil" esc "$HJ_TMP/r-esc"; then
 	rules "$A	$HJ_RUN/esc	name=esc"
-	out=$("$HS" --check "$A" 2>&1)
+	out=$(hjcheck "$A" 2>&1)
 	is "an init in a cgroup named with control bytes: none in --check's output" \
 		"$(LC_ALL=C tr -d '\n -~' <<<"$out" | wc -c)" 0
 	like "... the cgroup escaped" "$(grep '^task:' <<<"$out")" \

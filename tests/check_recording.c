@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests of hijack-shell/recording.c: which login shell is tlog's
+ * Unit tests of hijack/recording.c: which login shell is tlog's
  * recorder, and the shell it would run, read from what a stand-in for
  * tlog-rec-session prints for --configuration (json-c's escaping).
  */
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "shell.h"
+#include "recording.h"
 
 static char dir[] = "/tmp/hj-recording.XXXXXX";
 

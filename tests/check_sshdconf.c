@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests of hijack-shell/sshdconf.c: sshd_config lines split as sshd
+ * Unit tests of hijack/sshdconf.c: sshd_config lines split as sshd
  * splits them, Match criteria for a user, and the scan of Match blocks
  * across Include'd text.
  */

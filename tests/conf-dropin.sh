@@ -5,7 +5,7 @@
 # a user mapped only by a drop-in lands in the container; the first
 # matching rule across files wins (hijack.conf before the drop-ins);
 # leftovers of editors are not read; a broken or group-writable drop-in
-# refuses the login (fail closed), and --check says which file and line.
+# refuses the login (fail closed), and hijack check says which file and line.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/sshd.sh"
 hj_private_mounts "$0" "$@"
@@ -48,7 +48,7 @@ sshd_start "$D" "$U1" "$U2"
 
 is "a user mapped by a drop-in lands in its container" "$(s "$U1" hostname 2>&1)" "$CT"
 is "hijack.conf's rule before a drop-in's: the host" "$(s "$U2" hostname 2>&1)" "$(hostname)"
-like "--check names the drop-in and line" "$("$HS" --check "$U1" 2>&1)" \
+like "--check names the drop-in and line" "$(hjcheck "$U1" 2>&1)" \
 	"rule: +$DD/50-web.conf:2"
 
 # what editors and package managers leave behind is not read
@@ -69,14 +69,14 @@ if grep -Eqx "$CT|$(hostname)" <<<"$out"; then
 else
 	ok "... and runs nowhere"
 fi
-like "... and --check names the file and line" "$("$HS" --check "$U1" 2>&1)" \
+like "... and --check names the file and line" "$(hjcheck "$U1" 2>&1)" \
 	"^PROBLEM: $DD/70-bad.conf:1: unknown option 'shel'"
 printf 'somebody\tctr/x\n' > "$DD/70-bad.conf"
 chmod 664 "$DD/70-bad.conf"
 out=$(s "$U1" hostname 2>&1)
 rc=$?
 check "a group-writable drop-in: refused" [ "$rc" != 0 ]
-like "... and --check names the file" "$("$HS" --check "$U1" 2>&1)" \
+like "... and --check names the file" "$(hjcheck "$U1" 2>&1)" \
 	"^PROBLEM: $DD/70-bad.conf: writable by group or others"
 chmod 644 "$DD/70-bad.conf"
 is "fixed: the login goes in again" "$(s "$U1" hostname 2>&1)" "$CT"

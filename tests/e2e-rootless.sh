@@ -245,8 +245,8 @@ out=$(cd / && asuser_in sessions "$HS" --check 2>&1)
 like "--check as the user: their own user namespace" "$out" "userns: +$RU's own \(a rootless container\): entered without privilege"
 like "--check as the user: their own ids, mapped" "$out" "identity: +uid $ruid gid $rgid inside: $RU's own ids"
 like "--check as the user: the cgroup is delegated" "$out" "cgroups: +delegated to $RU: joined"
-like "--check as the user: says what it cannot read, no PROBLEM" "$out" \
-	"cannot check: sshd's effective configuration"
+like "--check as the user: says the host's side is root's hijack check" "$out" \
+	"note: +the login shell, PAM and sshd are root's to check: hijack check $RU"
 unlike "--check as the user: no PROBLEM line" "$out" "PROBLEM"
 unlike "--check as the user: looks inside for file transfer, unprivileged" "$out" "cannot look inside"
 
@@ -256,7 +256,7 @@ is "web0: lands (hostname)" "$(s "$RU" hostname)" "web0-$id"
 is "web0: the user's uid as mapped there: 0" "$(s "$RU" 'id -u; id -g' | tr '\n' ' ')" "0 0 "
 # --check looks inside for file transfer as the session would: uid 0 of
 # the user's namespace, entered without privilege
-out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG "$HS" --check "$RU" 2>&1)
+out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG hjcheck "$RU" 2>&1)
 like "web0: --check (root) looks inside for file transfer" "$out" \
 	"(sftp: +|warning: +scp and sftp will fail: ).* (is not )?in web0-$id"
 unlike "web0: --check (root) does not fail to look inside" "$out" "cannot look inside"
@@ -275,7 +275,7 @@ is "fb: lands (hostname)" "$(s "$RU" hostname)" "fb-$id"
 is "fb: root of the user namespace, as the uid is unmapped" "$(s "$RU" 'id -u; id -g' | tr '\n' ' ')" "0 0 "
 is "fb: which is the first subordinate id on the host" \
 	"$(s "$RU" 'cat /proc/self/uid_map' | awk '$1 == 0 { print $2 }')" "$subuid"
-out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG "$HS" --check "$RU" 2>&1)
+out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG hjcheck "$RU" 2>&1)
 like "fb: --check says root of the user namespace" "$out" \
 	"identity: +uid 0 gid 0 inside: root of the user namespace, as uid $ruid is not mapped"
 like "fb: --check (root) RESULT: ok" "$out" "RESULT: ok"
@@ -297,7 +297,7 @@ isnt "sg: refused" "$?" 0
 is "sg: nothing ran" "$out" ""
 like "sg: because setgroups is denied there" "$(cat "$HJ_TMP/sg.err")" \
 	"container sg-$id .*denies setgroups"
-out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG "$HS" --check "$RU" 2>&1)
+out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG hjcheck "$RU" 2>&1)
 like "sg: --check says the login is refused" "$out" "PROBLEM: container sg-$id: its user namespace denies setgroups"
 
 # -- ro: the user's own container, in a cgroup the user does not own
@@ -310,7 +310,7 @@ like "ro: because the cgroup is not delegated to the user" \
 is "ro: nothing ran" "$out" ""
 is "ro: no session process joined root's cgroup" \
 	"$(wc -l < "$(cg_path "$V2" rootowned)/cgroup.procs")" 2
-out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG "$HS" --check "$RU" 2>&1)
+out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG hjcheck "$RU" 2>&1)
 like "ro: --check says the login is refused" "$out" \
 	"PROBLEM: container ro-$id: its cgroup .* is not delegated to $RU"
 unlike "ro: --check does not say RESULT: ok" "$out" "RESULT: ok"
@@ -320,7 +320,7 @@ unlike "ro: --check does not say RESULT: ok" "$out" "RESULT: ok"
 rules "$HJ_RUN/$BASE/%u/ki	name=ki-$id	shell=/bin/sh"
 is "ki: a leaf root of the container owns lands (hostname)" \
 	"$(s "$RU" hostname 2>&1)" "ki-$id"
-out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG "$HS" --check "$RU" 2>&1)
+out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG hjcheck "$RU" 2>&1)
 like "ki: --check (root) says delegated" "$out" "cgroups: +delegated to $RU: joined"
 # -- kx: a uid the container does not map owns the leaf: refused
 rules "$HJ_RUN/$BASE/%u/kx	name=kx-$id	shell=/bin/sh"

@@ -311,7 +311,7 @@ for rt in $RUNTIMES; do
 	like "$rt: ssh -t: tty names a terminal (/dev/pts/N)" "$(sed -n 1p <<<"$out")" '^/dev/pts/[0-9]+$'
 	is "$rt: ... of the container's own devpts" "$(sed -n 2p <<<"$out")" \
 		"$(stat -c %d "/proc/$i/root/dev/pts")"
-	out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG "$HS" --check "$u")
+	out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG hjcheck "$u")
 	rc=$?
 	like "$rt: --check picks the container init (pid $i)" "$out" "task: +pid $i \(container init\) in .*${CGDIR[$rt]}$"
 	is "$rt: --check passes" "$rc" 0
@@ -373,7 +373,7 @@ if [ -n "${INIT[docker]-}" ]; then
 		is "docker: made again: ssh lands (hostname)" "$(s "$u" hostname)" "${HOST[docker]}"
 		is "docker: made again: ssh: the new init's 7 namespaces" "$(s "$u" "$ns7_self")" "$(ns7 "$i2")"
 		is "docker: made again: ssh: the new init's cgroups" "$(s "$u" "$cg_same" | same)" same
-		out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG "$HS" --check "$u")
+		out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG hjcheck "$u")
 		like "docker: made again: --check picks the new init (pid $i2)" "$out" \
 			"task: +pid $i2 \(container init\) in .*${CGDIR[docker]}$"
 	else
@@ -401,7 +401,7 @@ if [ -n "${INIT[docker]-}" ]; then
 	rc=$?
 	like "docker: after docker stop, the shell refuses: not running, the cgroup empty" \
 		"rc=$rc $out" "^rc=1 .*container $n is not running \(cgroup /?$HJ_RUN/docker/$n is empty\)"
-	out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG "$HS" --check "$u")
+	out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG hjcheck "$u")
 	rc=$?
 	like "docker: after docker stop, --check says so" "$out" \
 		"^PROBLEM: container $n is not running \(no live task in cgroup /?$HJ_RUN/docker/$n\): logins are refused"

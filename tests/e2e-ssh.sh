@@ -260,7 +260,7 @@ like "aureport --virt lists the refusals" "$rep" "VIRT_CONTROL no"
 like "audit: hijack-shell's own record of the entry, by its own exe" "$rec" "op=start.*vm=\"?web1\"?.*reason=\"?entry\"?.*exe=\"$HS\""
 
 # -- the admin check
-out=$(HIJACK_CHECK_SSHD_CONFIG=$D/sshd_config HIJACK_CHECK_PAM_SERVICE=$SVC "$HS" --check $U1)
+out=$(HIJACK_CHECK_SSHD_CONFIG=$D/sshd_config HIJACK_CHECK_PAM_SERVICE=$SVC hjcheck $U1)
 rc=$?
 like "--check finds pam_hijack in the service's stack" "$out" "pam_hijack is in /etc/pam.d/$SVC"
 like "--check names the rule and line" "$out" "rule: +$CONF:2"
@@ -268,7 +268,7 @@ like "--check finds the container init" "$out" "task: +pid $I1 \(container init\
 like "--check lists the namespaces that differ" "$out" "namespaces: mnt uts ipc net pid cgroup"
 is "--check passes for a safe setup" "$rc" 0
 sed -i 's|^Subsystem.*|Subsystem sftp internal-sftp|; s|^AllowTcpForwarding no|AllowTcpForwarding yes|' "$D/sshd_config"
-out=$(HIJACK_CHECK_SSHD_CONFIG=$D/sshd_config "$HS" --check $U1)
+out=$(HIJACK_CHECK_SSHD_CONFIG=$D/sshd_config hjcheck $U1)
 rc=$?
 like "--check flags internal-sftp" "$out" "PROBLEM: sshd: 'Subsystem sftp internal-sftp'"
 like "--check flags TCP forwarding" "$out" "PROBLEM: sshd: allowtcpforwarding yes"

@@ -16,6 +16,8 @@ HJ_CLEANUP=()
 top_builddir=${top_builddir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 top_srcdir=${top_srcdir:-$top_builddir}
 HIJACK=${HIJACK:-$top_builddir/hijack/hijack}
+# root's check of a user's next login, for the test's hijack-shell ($HS)
+hjcheck() { "$HIJACK" --shell "$HS" check "$@"; }
 
 ok() { T_N=$((T_N + 1)); echo "ok $T_N - $*"; }
 not_ok() {

@@ -61,14 +61,14 @@ tests_check_conf_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_conf_LDADD = lib/libhijack.la $(CHECK_LIBS)
 
 # hijack-shell --check's reader of sshd_config Match blocks
-tests_check_sshdconf_SOURCES = tests/check_sshdconf.c hijack-shell/sshdconf.c
-tests_check_sshdconf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/hijack-shell
+tests_check_sshdconf_SOURCES = tests/check_sshdconf.c hijack/sshdconf.c
+tests_check_sshdconf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/hijack
 tests_check_sshdconf_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_sshdconf_LDADD = $(CHECK_LIBS)
 
 # hijack-shell --check's reading of tlog-rec-session's shell setting
-tests_check_recording_SOURCES = tests/check_recording.c hijack-shell/recording.c
-tests_check_recording_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/hijack-shell
+tests_check_recording_SOURCES = tests/check_recording.c hijack/recording.c
+tests_check_recording_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/hijack
 tests_check_recording_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_recording_LDADD = $(CHECK_LIBS)
 

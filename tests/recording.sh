@@ -14,7 +14,7 @@
 # audit session id of pam_hijack's VIRT_CONTROL record for that login;
 # scp, sftp and rsync still land in the container; neither container
 # root nor the user can read or change the recording, nor see or trace
-# the recorder; hijack-shell --check knows the setup and its faults.
+# the recorder; hijack check knows the setup and its faults.
 #
 # Needs root, tlog (its _tlog user) and an auditd: ours, unless one runs.
 . "$(dirname "$0")/lib.sh"
@@ -219,8 +219,8 @@ out=$("$HIJACK" pid "$I1" /bin/sh -c "
 is "container root finds no recording (path, find /)" \
 	"$(grep -v 'No such file\|nonexistent\|^end$' <<<"$out")" ""
 is "the recording is unchanged" "$(sha256sum <"$LOG")" "$sum"
-# -- hijack-shell --check knows the recorded setup
-chk() { HIJACK_CHECK_SSHD_CONFIG=${1:-$SSHD_CONFIG} HIJACK_CHECK_PAM_SERVICE=$SVC "$HS" --check "$U1" 2>&1; }
+# -- hijack check knows the recorded setup
+chk() { HIJACK_CHECK_SSHD_CONFIG=${1:-$SSHD_CONFIG} HIJACK_CHECK_PAM_SERVICE=$SVC hjcheck "$U1" 2>&1; }
 out=$(chk)
 like "--check: tlog-rec-session running hijack-shell is the login shell" "$out" \
 	"^login shell: $TR, recording on the host, running $HS$"

@@ -22,7 +22,7 @@ else
 	printf '#define _GNU_SOURCE 1\n#define PACKAGE_VERSION "0"\n' \
 		>"$inc/config.h"
 fi
-defs=(-I"$inc" -Ilib -DSCONFDIR='"/etc/security"')
+defs=(-I"$inc" -Ilib -DSCONFDIR='"/etc/security"' -DSBINDIR='"/usr/sbin"')
 
 echo "1..2"
 failed=0

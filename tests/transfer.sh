@@ -1,5 +1,5 @@
 #!/bin/bash
-# File transfer readiness: hijack-shell --check looks inside the container
+# File transfer readiness: hijack check (through hijack-shell --check) looks inside the container
 # (as the session would) for the sftp subsystem sshd names, the user in
 # the container's /etc/passwd, rsync and scp, and warns with the
 # consequence; a login asking for a missing sftp-server gets a one-line
@@ -44,7 +44,7 @@ chmod 644 "$CONF"
 sshd_start "$D" $U1 $U2
 
 # -- --check, against the private sshd's configuration and PAM service
-chk() { HIJACK_CHECK_SSHD_CONFIG=${CFG:-$SSHD_CONFIG} HIJACK_CHECK_PAM_SERVICE=$SVC "$HS" --check "$1"; }
+chk() { HIJACK_CHECK_SSHD_CONFIG=${CFG:-$SSHD_CONFIG} HIJACK_CHECK_PAM_SERVICE=$SVC hjcheck "$1"; }
 out=$(chk "$U1")
 rc=$?
 like "--check, bare: the sftp-server sshd names is missing" "$out" \

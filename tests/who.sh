@@ -121,7 +121,7 @@ is "another file named hijack-shell lists none of them" \
 	"$("$HIJACK" --shell "$D/other/hijack-shell" who | tail -n +2 | wc -l)" 0
 out=$("$HIJACK" --shell "$HS" who extra 2>&1); rc=$?
 is "hijack who with an argument: bad usage" "$rc:$(head -n1 <<<"$out")" \
-	"1:hijack: who takes no argument, not 'extra'"
+	"1:hijack: who takes no argument"
 out=$("$HIJACK" --shell hijack-shell who 2>&1); rc=$?
 is "hijack who --shell with a relative path: refused" "$rc:$(head -n1 <<<"$out")" \
 	"1:hijack: --shell needs an absolute path, not 'hijack-shell'"

@@ -54,17 +54,21 @@ static void check_hijack(int argc, char **argv)
 		CHECK(err[0]);
 		return;
 	}
-	if (a.action == HIJACK_WHO) {
-		/* "who" alone, with --shell an absolute path if any */
-		CHECK(!strcmp(argv[argc - 1], "who"));
+	if (a.action == HIJACK_WHO || a.action == HIJACK_CHECK) {
+		/* "who" or "check USER", --shell an absolute path if any */
+		if (a.action == HIJACK_WHO)
+			CHECK(!strcmp(argv[argc - 1], "who") && !a.user);
+		else
+			CHECK(!strcmp(argv[argc - 2], "check") &&
+			      a.user == argv[argc - 1] && a.user[0]);
 		CHECK(!a.shell ||
 		      (into_argv(argv, argc, a.shell) && a.shell[0] == '/'));
 		CHECK(!a.cwd && !a.verbose && !a.no_confine);
 		return;
 	}
-	CHECK(!a.shell);
 	if (a.action != HIJACK_RUN)
 		return;
+	CHECK(!a.shell);
 	CHECK(a.backend == HJ_BACKEND_AUTO || a.backend == HJ_BACKEND_NATIVE ||
 	      a.backend == HJ_BACKEND_STOCK);
 	CHECK(in_argv(argv, argc, a.id));

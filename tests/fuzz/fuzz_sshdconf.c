@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer harness: hijack-shell --check's reader of sshd_config
- * (hijack-shell/sshdconf.c) on any text.  The input is the main file,
+ * (hijack/sshdconf.c) on any text.  The input is the main file,
  * then after a NUL byte what every Include brings.  Each finding names a
  * line of the text it came from, a keyword of sshdconf's table and a
  * Match line; Include nesting stays bounded.

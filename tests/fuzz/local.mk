@@ -40,8 +40,8 @@ tests_fuzz_fuzz_pamopt_LDFLAGS = $(FUZZ_LINK_FLAGS)
 tests_fuzz_fuzz_pamopt_LDADD = lib/libhijack.la
 
 tests_fuzz_fuzz_sshdconf_SOURCES = tests/fuzz/fuzz_sshdconf.c \
-	hijack-shell/sshdconf.c
-tests_fuzz_fuzz_sshdconf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/hijack-shell
+	hijack/sshdconf.c
+tests_fuzz_fuzz_sshdconf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/hijack
 tests_fuzz_fuzz_sshdconf_CFLAGS = $(FUZZ_CC_FLAGS)
 tests_fuzz_fuzz_sshdconf_LDFLAGS = $(FUZZ_LINK_FLAGS)
 tests_fuzz_fuzz_sshdconf_LDADD = lib/libhijack.la

@@ -419,7 +419,7 @@ rt_rootless_where() {
 # asynchronously), at most 30 s
 wait_down() { # USER
 	for _ in $(seq 60); do
-		hijack-shell --check "$1" 2>&1 | tail -n1 | grep -q '^RESULT: ok' || return 0
+		hijack check "$1" 2>&1 | tail -n1 | grep -q '^RESULT: ok' || return 0
 		sleep 0.5
 	done
 	return 1

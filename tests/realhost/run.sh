@@ -278,7 +278,7 @@ rootless_cases() {
 		"^userns: +$who's own \\(a rootless container\\).*;cgroups: +delegated to $who: joined;\$"
 	like "rootless ($mode): --check by the user: no PROBLEM" "$(echo "$out" | tail -n1)" \
 		'^RESULT: (ok|no problem in what could be read)'
-	out=$(g hijack-shell --check "$who" 2>&1)
+	out=$(g hijack check "$who" 2>&1)
 	like "rootless ($mode): --check by root: ids, RESULT: ok" \
 		"$(echo "$out" | grep -E '^identity:|^RESULT' | tr '\n' ';')" \
 		"^identity: +uid ${want% *} gid ${want#* } inside: .*;RESULT: ok;\$"
@@ -334,7 +334,7 @@ for rt in $RUNTIMES; do
 	fi
 	ok "$rt: the container starts (init pid $pid, cgroup $(g cat /proc/"$pid"/cgroup | sed -n 's/^0:://p'))"
 	gs rule "$who" "${WHERE[$rt]}" "${HOSTNAME_[$rt]}"
-	like "$rt: hijack-shell --check $who" "$(g hijack-shell --check "$who" 2>&1 | tail -n1)" '^RESULT: ok'
+	like "$rt: hijack check $who" "$(g hijack check "$who" 2>&1 | tail -n1)" '^RESULT: ok'
 	case $rt in
 	nsv1) nsv1_cases "$who" "$pid" ;;
 	*) login_cases "$rt" "$who" "$pid" ;;
@@ -414,7 +414,7 @@ case " $RUNTIMES " in
 	like "quadlet, generate systemd as it comes: the container runs outside the unit" \
 		"$(g cat /proc/"${pid:-0}"/cgroup 2>&1 | grep '^0::')" '^0::/machine\.slice/libpod-[0-9a-f]+\.scope/container$'
 	gs rule rhquadlet /system.slice/webquad0.service web-quad0
-	out=$(g hijack-shell --check rhquadlet 2>&1)
+	out=$(g hijack check rhquadlet 2>&1)
 	like "quadlet, generate systemd as it comes: --check names the problem" \
 		"$(echo "$out" | grep PROBLEM | head -n1)" 'holds no container'
 	out=$(u rhquadlet hostname 2>&1)

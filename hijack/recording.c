@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * --check for a recorded user: tlog-rec-session as the login shell, which
+ * hijack check for a recorded user: tlog-rec-session as the login shell, which
  * must run hijack-shell (its "shell" setting), else the session it
  * records is a host shell.  tlog tells its merged configuration with
  * --configuration (JSON, json-c's escaping: "\/" for "/"); tlog-rec-session
@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "shell.h"
+#include "recording.h"
 
 bool recording_is_tlog(const char *login_shell)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sshd_config's Match blocks as hijack-shell --check reads them: which
+ * sshd_config's Match blocks as hijack check reads them: which
  * blocks can apply to a user for some connection, and which of their
  * settings would let that user reach the host.  The line functions are
  * pure (unit tests and the fuzzer call them); sshdconf_scan_file() reads

@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hijack check [--shell PATH] USER: what would happen at USER's next ssh
+ * login, and every setting of the host that would let a mapped user
+ * reach it.  The container's side (the rule, the container's state, the
+ * identity inside, the confinement, file transfer) is hijack-shell's
+ * own --check, run here as root and shown first; this adds what root
+ * needs none of the shell's capabilities for: the login shell (tlog
+ * included), the PAM stack, and sshd's effective configuration and Match
+ * blocks.  Exit status 0 when the user is safely routed (or unmapped), 1
+ * when a mapped user could land on the host or be refused.
+ * HIJACK_CHECK_SSHD_CONFIG and HIJACK_CHECK_PAM_SERVICE point it at
+ * another sshd_config and PAM service.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <grp.h>
+#include <limits.h>
+#include <poll.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "login-check.h"
+#include "conf.h"
+#include "hijack.h"
+#include "recording.h"
+#include "sshdconf.h"
+
+/* hijack-shell --check gets this long, whatever a container does */
+#define CHECK_SHELL_MS 120000
+#define CHECK_SHELL_OUT_MAX (1 << 20)
+
+static int problems;
+
+/*
+ * Everything printed that comes from NSS, hijack.conf, the shell's
+ * report or sshd's configuration goes through E().
+ */
+#define E(s) hj_escape_tmp(s)
+
+static void __attribute__((format(printf, 1, 2))) problem(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("PROBLEM: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	problems++;
+}
+
+/*
+ * "key value" lines of `sshd -T`: the value of the first line for KEY at
+ * or after *POS, which moves past it; NULL when there is none.
+ */
+static const char *sshd_next(char **pos, const char *key, char *out,
+			     size_t size)
+{
+	size_t kl = strlen(key);
+	char *p = *pos;
+
+	while (p && *p) {
+		char *eol = strchr(p, '\n');
+		size_t ll = eol ? (size_t)(eol - p) : strlen(p);
+
+		if (ll > kl && !strncmp(p, key, kl) && p[kl] == ' ') {
+			snprintf(out, size, "%.*s", (int)(ll - kl - 1),
+				 p + kl + 1);
+			*pos = eol ? eol + 1 : p + ll;
+			return out;
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	*pos = NULL;
+	return NULL;
+}
+
+static const char *sshd_value(char *conf, const char *key, char *out,
+			      size_t size)
+{
+	return sshd_next(&conf, key, out, size);
+}
+
+/* ForceCommand internal-sftp is served by sshd itself (session.c) */
+static const char *forcecommand_why(const char *v)
+{
+	size_t l = strlen("internal-sftp");
+
+	if (!strncmp(v, "internal-sftp", l) && (!v[l] || v[l] == ' '))
+		return "bypasses the login shell: sftp lands on the host";
+	return "runs through the shell but replaces the user's command";
+}
+
+static char *sshd_effective(const char *config, const char *user)
+{
+	char *argv[8], spec[512], *buf;
+	size_t len = 0, size = 1 << 16;
+	int pfd[2], status;
+	ssize_t r;
+	pid_t pid;
+	int i = 0;
+
+	/* sshd -T fails on a Match LocalPort unless lport is given */
+	snprintf(spec, sizeof(spec),
+		 "user=%s,host=localhost,addr=127.0.0.1,laddr=127.0.0.1,"
+		 "lport=22",
+		 user);
+	argv[i++] = (char *)"/usr/sbin/sshd";
+	argv[i++] = (char *)"-T";
+	argv[i++] = (char *)"-C";
+	argv[i++] = spec;
+	if (config) {
+		argv[i++] = (char *)"-f";
+		argv[i++] = (char *)config;
+	}
+	argv[i] = NULL;
+	if (pipe(pfd))
+		return NULL;
+	pid = fork();
+	if (pid < 0)
+		return NULL;
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	buf = malloc(size);
+	while (buf && (r = read(pfd[0], buf + len, size - 1 - len)) > 0)
+		len += r;
+	close(pfd[0]);
+	waitpid(pid, &status, 0);
+	if (!buf || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		free(buf);
+		return NULL;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+static void check_sshd(const char *config, const char *user)
+{
+	static const char *const forwarding[] = {
+		"allowtcpforwarding", "allowagentforwarding",
+		"x11forwarding",      "allowstreamlocalforwarding",
+		"permittunnel",
+	};
+	char *conf = sshd_effective(config, user), v[1024], *pos;
+	size_t i;
+
+	if (!conf) {
+		problem("cannot read sshd's effective configuration (sshd -T)");
+		return;
+	}
+	if (sshd_value(conf, "usepam", v, sizeof(v)) && strcmp(v, "yes"))
+		problem("sshd: UsePAM is %s: pam_hijack never runs", E(v));
+	/* sshd -T prints one line per Subsystem */
+	for (pos = conf; sshd_next(&pos, "subsystem", v, sizeof(v));)
+		if (strstr(v, "internal-sftp"))
+			problem("sshd: 'Subsystem %s' bypasses the login "
+				"shell: sftp lands on the host; use an "
+				"external sftp-server",
+				E(v));
+	if (sshd_value(conf, "forcecommand", v, sizeof(v)) && strcmp(v, "none"))
+		problem("sshd: ForceCommand %s: %s", E(v), forcecommand_why(v));
+	if (sshd_value(conf, "chrootdirectory", v, sizeof(v)) &&
+	    strcmp(v, "none"))
+		problem("sshd: ChrootDirectory %s hides the login shell", E(v));
+	for (i = 0; i < sizeof(forwarding) / sizeof(forwarding[0]); i++)
+		if (sshd_value(conf, forwarding[i], v, sizeof(v)) &&
+		    strcmp(v, "no"))
+			problem("sshd: %s %s: forwarding is done by sshd on "
+				"the host, outside the container",
+				forwarding[i], E(v));
+	if (sshd_value(conf, "permituserenvironment", v, sizeof(v)) &&
+	    strcmp(v, "no"))
+		printf("warning:    sshd: PermitUserEnvironment %s (harmless "
+		       "to hijack-shell, which rebuilds the environment)\n",
+		       E(v));
+	if (sshd_value(conf, "acceptenv", v, sizeof(v)) &&
+	    (strstr(v, "HIJACK") || strchr(v, '*')))
+		printf("warning:    sshd: AcceptEnv %s lets clients set "
+		       "variables named like pam_hijack's (never trusted)\n",
+		       E(v));
+	free(conf);
+}
+
+/*
+ * The login shell is tlog-rec-session: it records on the host and must
+ * run hijack-shell.  Setuid to its own user (as upstream installs it;
+ * Debian's package does not), the recording is out of the user's reach
+ * even on the host; the user must not choose tlog's shell through the
+ * environment (TLOG_REC_SESSION_SHELL) that sshd lets in.
+ */
+static void check_tlog(const struct passwd *pw, const char *exe,
+		       const char *config)
+{
+	char shell[4096], v[1024], *conf, *pos;
+	struct stat st;
+	int r;
+
+	r = recording_tlog_shell(pw->pw_shell, pw->pw_uid, pw->pw_gid, shell,
+				 sizeof(shell));
+	if (r) {
+		problem("login shell of %s is %s, whose shell setting cannot "
+			"be read (%s --configuration: %s): sessions may land "
+			"on the host",
+			E(pw->pw_name), E(pw->pw_shell), E(pw->pw_shell),
+			strerror(-r));
+		return;
+	}
+	if (strcmp(shell, exe)) {
+		problem("login shell of %s is %s, which runs %s, not %s: "
+			"sessions land on the host (set \"shell\" in "
+			"/etc/tlog/tlog-rec-session.conf)",
+			E(pw->pw_name), E(pw->pw_shell), E(shell), exe);
+		return;
+	}
+	printf("login shell: %s, recording on the host, running %s\n",
+	       E(pw->pw_shell), exe);
+	if (!stat(pw->pw_shell, &st) &&
+	    (!(st.st_mode & S_ISUID) || st.st_uid == 0 ||
+	     st.st_uid == pw->pw_uid))
+		printf("warning:    %s is not setuid to a user of its own: the "
+		       "recorder runs as %s, who could stop it or alter a "
+		       "file recording on the host (dpkg-statoverride --update "
+		       "--add _tlog _tlog 6755 %s)\n",
+		       E(pw->pw_shell), E(pw->pw_name), E(pw->pw_shell));
+	conf = sshd_effective(config, pw->pw_name);
+	if (!conf)
+		return;
+	if (sshd_value(conf, "permituserenvironment", v, sizeof(v)) &&
+	    strcmp(v, "no"))
+		problem("sshd: PermitUserEnvironment %s lets the user set "
+			"TLOG_REC_SESSION_SHELL: sessions could land on the "
+			"host",
+			E(v));
+	/* sshd -T prints one line per AcceptEnv pattern */
+	for (pos = conf; sshd_next(&pos, "acceptenv", v, sizeof(v));)
+		if (!fnmatch(v, "TLOG_REC_SESSION_SHELL", 0) ||
+		    !fnmatch(v, "TLOG_REC_SESSION_CONF_TEXT", 0))
+			problem("sshd: AcceptEnv %s lets clients choose "
+				"tlog-rec-session's shell or writer: sessions "
+				"could land on the host unrecorded",
+				E(v));
+	free(conf);
+}
+
+static void match_report(struct sshdconf_scan *sc,
+			 const struct sshdconf_finding *f)
+{
+	(void)sc;
+	problem("sshd: %s:%u: 'Match %s' sets %s %s: %s", E(f->file), f->line,
+		E(f->match), E(f->keyword), E(f->value), f->why);
+}
+
+/*
+ * The Match blocks of every file sshd reads that can apply to the user
+ * from some address, host or port: sshd -T showed one connection only.
+ */
+static void check_sshd_match(const char *config, const struct passwd *pw)
+{
+	struct sshdconf_user u = { pw->pw_name, NULL, 0 };
+	const char **names = NULL;
+	struct sshdconf_scan sc;
+	gid_t *gids = NULL;
+	int n = 0, i, r;
+
+	/* the groups sshd's Match Group sees (groupaccess.c ga_init) */
+	if (getgrouplist(pw->pw_name, pw->pw_gid, NULL, &n) == -1 && n > 0) {
+		gids = calloc((size_t)n, sizeof(*gids));
+		names = calloc((size_t)n, sizeof(*names));
+	}
+	if (!gids || !names ||
+	    getgrouplist(pw->pw_name, pw->pw_gid, gids, &n) == -1) {
+		problem("sshd: cannot list the groups of %s: Match blocks not "
+			"checked",
+			E(pw->pw_name));
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		struct group *gr = getgrgid(gids[i]);
+		char *name = gr ? strdup(gr->gr_name) : NULL;
+
+		if (name)
+			names[u.ngroups++] = name;
+	}
+	u.groups = names;
+	sshdconf_scan_init(&sc, &u);
+	sc.report = match_report;
+	r = sshdconf_scan_file(&sc, config ? config : "/etc/ssh/sshd_config");
+	if (r)
+		problem("sshd: %s: %s: Match blocks not all checked", E(sc.bad),
+			r == -ELOOP ? "Include nested too deep" : strerror(-r));
+out:
+	for (i = 0; names && (size_t)i < u.ngroups; i++)
+		free((char *)names[i]);
+	free(names);
+	free(gids);
+}
+
+static void check_pam_stack(const char *service)
+{
+	char path[512], line[1024];
+	bool found = false;
+	FILE *f;
+
+	if (!service || strchr(service, '/'))
+		service = "sshd";
+	snprintf(path, sizeof(path), "/etc/pam.d/%s", service);
+	f = fopen(path, "re");
+	if (!f && errno != ENOENT) {
+		problem("%s: %s", E(path), strerror(errno));
+		return;
+	}
+	if (!f) {
+		printf("pam:        %s not found\n", E(path));
+		return;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (line[strspn(line, " \t")] != '#' &&
+		    strstr(line, "pam_hijack"))
+			found = true;
+	fclose(f);
+	printf("pam:        pam_hijack %s in %s\n", found ? "is" : "is NOT",
+	       E(path));
+}
+
+/* The program of "Subsystem sftp PATH [ARGS]": 0, -ENOENT, or -EPROTO
+ * for internal-sftp (check_sshd() flags it). */
+static int sftp_program(const char *config, const char *user, char *out,
+			size_t size)
+{
+	char *conf = sshd_effective(config, user), *pos, v[1024];
+	int r = -ENOENT;
+
+	if (!conf)
+		return -EIO;
+	for (pos = conf; sshd_next(&pos, "subsystem", v, sizeof(v));) {
+		const char *cmd = v + 5 + strspn(v + 5, " \t");
+		size_t l = strcspn(cmd, " \t");
+
+		if (strncmp(v, "sftp ", 5))
+			continue;
+		if (cmd[0] != '/') {
+			r = -EPROTO;
+		} else if (l < size) {
+			memcpy(out, cmd, l);
+			out[l] = '\0';
+			r = 0;
+		}
+	}
+	free(conf);
+	return r;
+}
+
+/*
+ * hijack-shell --check USER, as root: its lines as they come, but its
+ * RESULT line, which the whole check gives at the end.  Its PROBLEM lines
+ * count.  The child is killed at a deadline: the container's side can be
+ * slow, never endless.
+ */
+static void shell_part(const char *shell, const char *user, const char *sftp)
+{
+	long long deadline = hj_now_ms() + CHECK_SHELL_MS;
+	size_t len = 0;
+	char *buf = malloc(CHECK_SHELL_OUT_MAX + 1), *line, *eol;
+	int p[2], status = 0, timed_out = 0;
+	pid_t pid;
+
+	if (!buf || pipe2(p, O_CLOEXEC))
+		err(1, "cannot run %s", shell);
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		err(1, "cannot run %s", shell);
+	if (pid == 0) {
+		dup2(p[1], STDOUT_FILENO);
+		dup2(p[1], STDERR_FILENO);
+		if (sftp)
+			setenv("HIJACK_CHECK_SFTP", sftp, 1);
+		else
+			unsetenv("HIJACK_CHECK_SFTP");
+		execl(shell, "hijack-shell", "--check", user, (char *)NULL);
+		fprintf(stderr, "hijack: cannot execute %s: %s\n", shell,
+			strerror(errno));
+		_exit(127);
+	}
+	close(p[1]);
+	for (;;) {
+		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
+		long long left = deadline - hj_now_ms();
+		ssize_t n;
+
+		if (left <= 0 || poll(&pfd, 1, (int)left) == 0) {
+			timed_out = 1;
+			break;
+		}
+		n = read(p[0], buf + len, CHECK_SHELL_OUT_MAX - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		if (len == CHECK_SHELL_OUT_MAX)
+			break;
+	}
+	close(p[0]);
+	if (timed_out || len == CHECK_SHELL_OUT_MAX)
+		hj_kill_reap(pid, HJ_KILL_GRACE_MS);
+	else
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	buf[len] = '\0';
+	for (line = buf; *line; line = eol) {
+		eol = strchr(line, '\n');
+		eol = eol ? eol + 1 : line + strlen(line);
+		if (!strncmp(line, "RESULT:", 7) || !strncmp(line, "note:", 5))
+			continue;
+		if (!strncmp(line, "PROBLEM:", 8))
+			problems++;
+		/* the shell escaped what it printed; a stray byte still goes */
+		for (char *c = line; c < eol; c++)
+			if (*c != '\n' && *c != '\t' &&
+			    ((unsigned char)*c < 0x20 || *c == 0x7f))
+				*c = '?';
+		fwrite(line, 1, (size_t)(eol - line), stdout);
+	}
+	if (len && buf[len - 1] != '\n')
+		putchar('\n');
+	free(buf);
+	if (timed_out)
+		problem("%s --check %s did not finish in %d s", shell, E(user),
+			CHECK_SHELL_MS / 1000);
+	else if (len == CHECK_SHELL_OUT_MAX)
+		problem("%s --check %s said more than %d bytes", shell, E(user),
+			CHECK_SHELL_OUT_MAX);
+	else if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
+		problem("%s --check %s failed (status %d)", shell, E(user),
+			WIFEXITED(status) ? WEXITSTATUS(status) :
+					    128 + WTERMSIG(status));
+	else if (WEXITSTATUS(status) == 1 && !problems)
+		problem("%s --check %s found a problem", shell, E(user));
+}
+
+/*
+ * Routed to a container (or not routed), is the login shell the one that
+ * routes it: hijack-shell at @shell, or tlog-rec-session running it.
+ */
+static void check_login_shell(const struct passwd *pw, const char *shell,
+			      bool mapped, const char *config)
+{
+	char tshell[PATH_MAX];
+
+	if (!mapped) {
+		if (!strcmp(pw->pw_shell, shell))
+			printf("warning:    the login shell is hijack-shell: "
+			       "every login is refused\n");
+		else if (recording_is_tlog(pw->pw_shell) &&
+			 !recording_tlog_shell(pw->pw_shell, pw->pw_uid,
+					       pw->pw_gid, tshell,
+					       sizeof(tshell)) &&
+			 !strcmp(tshell, shell))
+			printf("warning:    the login shell is %s running "
+			       "hijack-shell: every login is refused\n",
+			       E(pw->pw_shell));
+		return;
+	}
+	if (recording_is_tlog(pw->pw_shell))
+		check_tlog(pw, shell, config);
+	else if (strcmp(pw->pw_shell, shell))
+		problem("login shell of %s is %s, not %s: sessions land on the "
+			"host",
+			E(pw->pw_name), E(pw->pw_shell), E(shell));
+	else
+		printf("login shell: %s\n", E(shell));
+}
+
+int hijack_check(const char *shell_arg, const char *user)
+{
+	struct hj_conf_error cerr = { { 0 }, 0, { 0 } };
+	const char *config = getenv("HIJACK_CHECK_SSHD_CONFIG");
+	const char *service = getenv("HIJACK_CHECK_PAM_SERVICE");
+	char shell[PATH_MAX], sftp[PATH_MAX];
+	struct hj_mapping m;
+	struct passwd *pw;
+	int r;
+
+	if (getuid() != 0 || geteuid() != 0)
+		errx(1, "only root may run hijack check; a user checks their "
+			"own login with hijack-shell --check");
+	if (!realpath(shell_arg, shell))
+		err(1, "cannot find hijack-shell at %s", shell_arg);
+	pw = getpwnam(user);
+	if (!pw) {
+		warnx("no such user: %s", E(user));
+		return 1;
+	}
+	r = hj_conf_resolve_user(HJ_CONF_DEFAULT, pw, &m, &cerr);
+	/* the rule's lines and problems are the shell's to print */
+	if (r || m.kind != HJ_MAP_CONTAINER) {
+		shell_part(shell, pw->pw_name, NULL);
+		if (!r && m.kind == HJ_MAP_NONE)
+			check_login_shell(pw, shell, false, config);
+		return problems ? 1 : 0;
+	}
+	r = sftp_program(config, pw->pw_name, sftp, sizeof(sftp));
+	shell_part(shell, pw->pw_name, r ? NULL : sftp);
+	if (r == -ENOENT)
+		printf("warning:    scp and sftp will fail: sshd names no sftp "
+		       "subsystem\n");
+	check_login_shell(pw, shell, true, config);
+	check_pam_stack(service);
+	check_sshd(config, pw->pw_name);
+	check_sshd_match(config, pw);
+	if (problems)
+		printf("RESULT: a mapped user could reach the host or be "
+		       "refused; see PROBLEM lines\n");
+	else
+		printf("RESULT: ok\n");
+	return problems ? 1 : 0;
+}
