@@ -191,21 +191,3 @@ int hj_target_from_cgroup_spec(const char *spec, struct hj_target *t)
 	}
 	return r;
 }
-
-/* The login path's one question: may a login enter this container now? */
-int hj_container_state(const char *spec, struct hj_target *t)
-{
-	int r;
-
-	r = hj_target_from_cgroup_spec(spec, t);
-	if (r) {
-		hj_target_release(t);
-		t->pid = 0;
-		return r;
-	}
-	/* ptrace rights, not traced, not frozen; t->pid stays, for the log */
-	r = hj_target_check_access(t);
-	if (r)
-		hj_target_release(t);
-	return r;
-}

@@ -235,9 +235,9 @@ int hj_ns_differ(pid_t pid, unsigned int *mask);
 int hj_ns_clone_flags(unsigned int mask);
 
 /*
- * The target's user namespace as a login of host @uid/@gid sees it (a
- * rootless container is one its user owns), read from the host's /proc
- * while @t is pinned.  All false when the target shares ours.
+ * userns.c: the target's user namespace as a login of host @uid/@gid
+ * sees it (a rootless container is one its user owns), read from the
+ * host's /proc while @t is pinned.  All false when the target shares ours.
  */
 struct hj_userns {
 	bool own_ns;		/* the target has a user namespace of its own */

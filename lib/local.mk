@@ -10,6 +10,7 @@ lib_libhijack_la_SOURCES = \
 	lib/cgroup-spec.c \
 	lib/conf.c \
 	lib/confine.c \
+	lib/container.c \
 	lib/delegate.c \
 	lib/escape.c \
 	lib/filters.c \
@@ -18,6 +19,7 @@ lib_libhijack_la_SOURCES = \
 	lib/ns.c \
 	lib/proc.c \
 	lib/spawn.c \
-	lib/target.c
+	lib/target.c \
+	lib/userns.c
 lib_libhijack_la_CFLAGS = $(AM_CFLAGS) $(CGROUP_CFLAGS) $(AUDIT_CFLAGS)
 lib_libhijack_la_LIBADD = $(CGROUP_LIBS) $(AUDIT_LIBS)
