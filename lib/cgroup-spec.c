@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "hijack.h"
-#include "util.h"
+#include "internal.h"
 
 /*
  * Find the mount of a v1 controller.  libcgroup (2.0.2, Debian 12) does

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "hijack.h"
-#include "util.h"
+#include "internal.h"
 
 /* Super options of a v1 mount that are not controllers. */
 static bool generic_option(const char *opt, size_t len)

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "conf.h"
-#include "util.h"
+#include "internal.h"
 
 #define MAX_FIELDS 16
 

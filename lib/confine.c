@@ -5,7 +5,7 @@
  * lxc_attach_drop_privs() in lxc/lxc src/lxc/attach.c) and runc exec
  * (libcontainer/setns_init_linux.go) do.  Without it, a setuid program
  * planted by the container's root runs with the host's bounding set, no
- * no_new_privs and no seccomp filter (issue #13).
+ * no_new_privs and no seccomp filter.
  *
  * What the init has is read from the host's /proc while the target is
  * pinned: CapBnd, NoNewPrivs, Seccomp and its filters (copied with
@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 #include "hijack.h"
-#include "util.h"
+#include "internal.h"
 
 #ifndef SECCOMP_FILTER_FLAG_LOG
 #define SECCOMP_FILTER_FLAG_LOG (1UL << 1)

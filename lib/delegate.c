@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "hijack.h"
-#include "util.h"
+#include "internal.h"
 
 static int write_str(int dirfd, const char *file, const char *s, size_t len)
 {

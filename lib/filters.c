@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 #include "hijack.h"
-#include "util.h"
+#include "internal.h"
 
 #define BLOB_MAGIC "HJSECCMP"
 

@@ -4,7 +4,7 @@ lib_libhijack_la_SOURCES = \
 	lib/hijack.h \
 	lib/audit.h \
 	lib/conf.h \
-	lib/util.h \
+	lib/internal.h \
 	lib/audit.c \
 	lib/cgroup.c \
 	lib/cgroup-spec.c \

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "hijack.h"
-#include "util.h"
+#include "internal.h"
 
 static int parse_ulong(const char *s, const char *end, unsigned long long max,
 		       unsigned long long *out, const char **next)

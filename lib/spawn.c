@@ -41,7 +41,7 @@
 #include <unistd.h>
 
 #include "hijack.h"
-#include "util.h"
+#include "internal.h"
 
 #ifndef CLONE_INTO_CGROUP
 #define CLONE_INTO_CGROUP 0x200000000ULL

@@ -34,7 +34,7 @@
 #include <unistd.h>
 
 #include "hijack.h"
-#include "util.h"
+#include "internal.h"
 
 #define MEMBERS_MAX 65536
 #define MEMBERS_BUF (MEMBERS_MAX * 12)

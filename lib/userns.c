@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "hijack.h"
-#include "util.h"
+#include "internal.h"
 
 /*
  * The user namespace @ns is in, walked up to the one right below ours

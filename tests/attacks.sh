@@ -358,7 +358,7 @@ write_conf "@$G	$HJ_RUN/sysd" "*	-"
 is "hijack-shell: a group from files still enters its container" "$(as $B -- -c hostname 2>/dev/null)" sysd
 umount /etc/nsswitch.conf; umount /etc/ld.so.cache; HJ_CLEANUP=("${HJ_CLEANUP[@]:1}")
 
-# == issue #13: a session is a process of the container, never more ==
+# == a session is a process of the container, never more ==
 
 # -- TIOCSTI: sti.sh REDIRECT runs a session that pushes a command line
 # into the terminal on its fd 1, then a host shell on that terminal reads

@@ -28,7 +28,7 @@
 #include "tap.h"
 #include "audit.h"
 #include "hijack.h"
-#include "util.h"
+#include "internal.h"
 
 #define S(x) x, sizeof(x) - 1
 

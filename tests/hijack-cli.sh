@@ -239,7 +239,7 @@ else
 	skip "rootless container" "kernel: unprivileged user namespaces are disabled"
 fi
 
-# -- confined as the container's init (issue #13): the bounding set,
+# -- confined as the container's init: the bounding set,
 #    no_new_privs and seccomp filters of a docker-like init
 #    (tests/helpers/hj-confined), compared with the init's own in /proc
 cp "$top_builddir/tests/helpers/hj-confined" "$ROOTFS/hj-confined"
@@ -303,7 +303,7 @@ is "an init without no_new_privs: its filter, loaded while privileged" \
 	"$(sec_fields "/proc/$CT_INIT/status")"
 is "an init without no_new_privs: the filter works inside" \
 	"$("$HIJACK" pid "$CT_INIT" /hj-confined probe 1)" 41
-# issue #13's attack: root inside plants a setuid-root program and runs
+# the planted-setuid attack: root inside plants a setuid-root program and runs
 # it as another user; it gains the init's bounding set, not the host's
 cp "$ROOTFS/hj-confined" "$ROOTFS/hj-suid" && chmod 4755 "$ROOTFS/hj-suid"
 is "the setuid program works: outside, as nobody, it gets the host's set" \

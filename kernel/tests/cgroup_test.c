@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * In-guest tests of item 3 of the v2 review (issue #14): cgroups.
+ * In-guest tests of item 3 of the v2 review of the series: cgroups.
  *
  *   cgroup-*-like-clone3   entering another cgroup2 cgroup takes what
  *                          clone3(CLONE_INTO_CGROUP) takes: write

@@ -74,7 +74,7 @@ for b in native stock; do
 	case $out in *"Bad file descriptor"*) pass "cli-$b-ebadf" ;; *) fail "cli-$b-ebadf" "$out" ;; esac
 done
 
-# Confinement (issue #13): whatever the backend, hijack's command is as
+# Confinement: whatever the backend, hijack's command is as
 # confined as the container's init: its bounding set, no_new_privs,
 # seccomp filters and AppArmor label.  Each case has a negative control:
 # with --no-confine the command keeps the caller's confinement, so every

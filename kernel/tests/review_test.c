@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * In-guest tests for what the v2 review of hijack() found (issue #14):
+ * In-guest tests for what the v2 review of hijack() found:
  * each test here failed on the v1 series and passes on v2.
  *
  *   untraced-child-race        a tracer seizing the caller mid-call with

@@ -13,7 +13,7 @@
 
 #include "conf.h"
 #include "hijack.h"
-#include "util.h"
+#include "internal.h"
 
 #define CHECK(x)                 \
 	do {                     \

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "hijack.h"
-#include "util.h"
+#include "internal.h"
 
 #define CHECK(x)                 \
 	do {                     \

@@ -32,7 +32,7 @@
  *	                                    relay: no_new_privs, one child
  *	                                    that sleeps, wait for it
  *
- * for issue #13's attack: a setuid-root copy run by another user.
+ * for the planted-setuid attack: a setuid-root copy run by another user.
  * Static: it runs inside busybox containers.
  */
 #define _GNU_SOURCE /* setresuid */

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Internal helpers of libhijack; not for the front ends. */
-#ifndef HIJACK_UTIL_H
-#define HIJACK_UTIL_H
+/*
+ * libhijack's internal API: what its files share with each other and with
+ * its unit tests and fuzzers.  The front ends use hijack.h, conf.h and
+ * audit.h only.
+ */
+#ifndef HIJACK_INTERNAL_H
+#define HIJACK_INTERNAL_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -98,4 +102,4 @@ int hj_target_access_again(const struct hj_target *t);
 int hj_target_recheck(struct hj_target *t);
 int hj_target_from_cgroup_tree(int dirfd, struct hj_target *t);
 
-#endif /* HIJACK_UTIL_H */
+#endif /* HIJACK_INTERNAL_H */
