@@ -1,18 +1,23 @@
 # hijack-shell: the login shell.  Installed with the file capabilities it
 # needs to enter root-owned containers (see hijack-shell(8) for why file
 # capabilities rather than setuid root).
+# the parsers of what the shell reads (its arguments, the container's
+# passwd and group, the environment), which its fuzzers link too
+noinst_LTLIBRARIES += hijack-shell/libshell.la
+hijack_shell_libshell_la_SOURCES = \
+	hijack-shell/shell.h \
+	hijack-shell/account.c \
+	hijack-shell/args.c \
+	hijack-shell/caps.c \
+	hijack-shell/environ.c
 sbin_PROGRAMS += hijack-shell/hijack-shell
 hijack_shell_hijack_shell_SOURCES = \
 	hijack-shell/shell.h \
 	hijack-shell/hijack-shell.c \
-	hijack-shell/account.c \
-	hijack-shell/args.c \
-	hijack-shell/caps.c \
 	hijack-shell/tty.c \
 	hijack-shell/check.c \
-	hijack-shell/probe.c \
-	hijack-shell/environ.c
-hijack_shell_hijack_shell_LDADD = lib/libhijack.la
+	hijack-shell/probe.c
+hijack_shell_hijack_shell_LDADD = hijack-shell/libshell.la lib/libhijack.la
 dist_man_MANS += man/hijack-shell.8
 
 # HIJACK_SHELL_CAPS comes from configure.ac, its only definition;

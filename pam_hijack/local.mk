@@ -1,12 +1,15 @@
 # pam_hijack: the PAM module, built once; tests load this very .so.
 securelibdir = $(securedir)
 securelib_LTLIBRARIES = pam_hijack/pam_hijack.la
-pam_hijack_pam_hijack_la_SOURCES = pam_hijack/pam_hijack.c \
-	pam_hijack/options.c pam_hijack/options.h
+# its option parser, which its fuzzer links too
+noinst_LTLIBRARIES += pam_hijack/liboptions.la
+pam_hijack_liboptions_la_SOURCES = pam_hijack/options.c pam_hijack/options.h
+pam_hijack_pam_hijack_la_SOURCES = pam_hijack/pam_hijack.c
 pam_hijack_pam_hijack_la_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS)
 pam_hijack_pam_hijack_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
 	-shared -no-undefined -export-symbols-regex '^pam_sm_'
-pam_hijack_pam_hijack_la_LIBADD = lib/libhijack.la $(PAM_LIBS)
+pam_hijack_pam_hijack_la_LIBADD = pam_hijack/liboptions.la lib/libhijack.la \
+	$(PAM_LIBS)
 # libpam loads the .so; a .la beside the modules is clutter
 install-data-hook: install-pam-hijack-no-la
 uninstall-local: uninstall-pam-hijack-so

@@ -60,17 +60,17 @@ tests_check_conf_CPPFLAGS = $(AM_CPPFLAGS) -DABS_TOP_SRCDIR='"$(abs_top_srcdir)"
 tests_check_conf_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_conf_LDADD = lib/libhijack.la $(CHECK_LIBS)
 
-# hijack-shell --check's reader of sshd_config Match blocks
-tests_check_sshdconf_SOURCES = tests/check_sshdconf.c hijack/sshdconf.c
+# hijack check's reader of sshd_config Match blocks
+tests_check_sshdconf_SOURCES = tests/check_sshdconf.c
 tests_check_sshdconf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/hijack
 tests_check_sshdconf_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_check_sshdconf_LDADD = $(CHECK_LIBS)
+tests_check_sshdconf_LDADD = hijack/libcmd.la $(CHECK_LIBS)
 
-# hijack-shell --check's reading of tlog-rec-session's shell setting
-tests_check_recording_SOURCES = tests/check_recording.c hijack/recording.c
+# hijack check's reading of tlog-rec-session's shell setting
+tests_check_recording_SOURCES = tests/check_recording.c
 tests_check_recording_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/hijack
 tests_check_recording_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_check_recording_LDADD = $(CHECK_LIBS)
+tests_check_recording_LDADD = hijack/libcmd.la $(CHECK_LIBS)
 
 # pam_hijack.so through the real libpam (needs root: users, cgroups)
 tests_check_pam_SOURCES = tests/check_pam.c tests/tap.h

@@ -17,34 +17,31 @@ tests_fuzz_fuzz_proc_CFLAGS = $(FUZZ_CC_FLAGS)
 tests_fuzz_fuzz_proc_LDFLAGS = $(FUZZ_LINK_FLAGS)
 tests_fuzz_fuzz_proc_LDADD = lib/libhijack.la
 
-tests_fuzz_fuzz_shell_SOURCES = tests/fuzz/fuzz_shell.c \
-	hijack-shell/account.c hijack-shell/caps.c hijack-shell/environ.c
+tests_fuzz_fuzz_shell_SOURCES = tests/fuzz/fuzz_shell.c
 tests_fuzz_fuzz_shell_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/hijack-shell
 tests_fuzz_fuzz_shell_CFLAGS = $(FUZZ_CC_FLAGS)
 tests_fuzz_fuzz_shell_LDFLAGS = $(FUZZ_LINK_FLAGS)
-tests_fuzz_fuzz_shell_LDADD = lib/libhijack.la
+tests_fuzz_fuzz_shell_LDADD = hijack-shell/libshell.la lib/libhijack.la
 
-tests_fuzz_fuzz_args_SOURCES = tests/fuzz/fuzz_args.c \
-	hijack/args.c hijack-shell/args.c
+tests_fuzz_fuzz_args_SOURCES = tests/fuzz/fuzz_args.c
 tests_fuzz_fuzz_args_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/hijack \
 	-I$(top_srcdir)/hijack-shell
 tests_fuzz_fuzz_args_CFLAGS = $(FUZZ_CC_FLAGS)
 tests_fuzz_fuzz_args_LDFLAGS = $(FUZZ_LINK_FLAGS)
-tests_fuzz_fuzz_args_LDADD = lib/libhijack.la
+tests_fuzz_fuzz_args_LDADD = hijack/libcmd.la hijack-shell/libshell.la \
+	lib/libhijack.la
 
-tests_fuzz_fuzz_pamopt_SOURCES = tests/fuzz/fuzz_pamopt.c \
-	pam_hijack/options.c
+tests_fuzz_fuzz_pamopt_SOURCES = tests/fuzz/fuzz_pamopt.c
 tests_fuzz_fuzz_pamopt_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/pam_hijack
 tests_fuzz_fuzz_pamopt_CFLAGS = $(FUZZ_CC_FLAGS)
 tests_fuzz_fuzz_pamopt_LDFLAGS = $(FUZZ_LINK_FLAGS)
-tests_fuzz_fuzz_pamopt_LDADD = lib/libhijack.la
+tests_fuzz_fuzz_pamopt_LDADD = pam_hijack/liboptions.la lib/libhijack.la
 
-tests_fuzz_fuzz_sshdconf_SOURCES = tests/fuzz/fuzz_sshdconf.c \
-	hijack/sshdconf.c
+tests_fuzz_fuzz_sshdconf_SOURCES = tests/fuzz/fuzz_sshdconf.c
 tests_fuzz_fuzz_sshdconf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/hijack
 tests_fuzz_fuzz_sshdconf_CFLAGS = $(FUZZ_CC_FLAGS)
 tests_fuzz_fuzz_sshdconf_LDFLAGS = $(FUZZ_LINK_FLAGS)
-tests_fuzz_fuzz_sshdconf_LDADD = lib/libhijack.la
+tests_fuzz_fuzz_sshdconf_LDADD = hijack/libcmd.la lib/libhijack.la
 
 if ENABLE_FUZZING
 noinst_PROGRAMS += $(FUZZ_PROGS)
