@@ -194,29 +194,6 @@ static void login(const char *service, const char *user, struct outcome *o)
 			      "not logged: '%s'\nlog:\n%s", want_, logged); \
 	} while (0)
 
-START_TEST(test_mapped)
-{
-	struct outcome o;
-
-	login("hjt-ok", u_mapped, &o);
-	ck_assert_int_eq(o.acct, PAM_SUCCESS);
-	ck_assert_int_eq(o.open, PAM_SUCCESS);
-	ck_assert_int_eq(o.close, PAM_SUCCESS);
-	ck_assert_str_eq(o.user, u_mapped);
-	ck_assert_str_eq(o.rule, "2");
-	ck_assert_str_eq(o.container, "web1");
-	ck_assert_str_eq(o.cgroup, cg_ctr);
-	ck_assert_str_eq(said, "");
-	ck_logged("pam_hijack(hjt-ok:account): %s: container web1 (cgroup %s) "
-		  "runs as pid",
-		  u_mapped, cg_ctr);
-	ck_logged("pam_hijack(hjt-ok:session): %s enters container web1 "
-		  "(cgroup %s, pid",
-		  u_mapped, cg_ctr);
-	ck_logged("pam_hijack(hjt-ok:account): unknown option: bogus_option");
-}
-END_TEST
-
 static int write_file(const char *name, mode_t mode, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -283,29 +260,32 @@ START_TEST(test_session_reuses_account)
 }
 END_TEST
 
-START_TEST(test_group_mapped)
+/* What a login said and logged, beyond its outcome (login_case.more) */
+static void more_mapped(const struct outcome *o)
 {
-	struct outcome o;
-
-	login("hjt-ok", u_group, &o);
-	ck_assert_int_eq(o.acct, PAM_SUCCESS);
-	ck_assert_int_eq(o.open, PAM_SUCCESS);
-	ck_assert_str_eq(o.rule, "6");
-	ck_assert_str_eq(o.container, "grpweb");
-	ck_assert_str_eq(o.cgroup, cg_ctr);
+	ck_assert_int_eq(o->close, PAM_SUCCESS);
+	ck_assert_str_eq(o->user, u_mapped);
+	ck_assert_str_eq(o->cgroup, cg_ctr);
+	ck_assert_str_eq(said, "");
+	ck_logged("pam_hijack(hjt-ok:account): %s: container web1 (cgroup %s) "
+		  "runs as pid",
+		  u_mapped, cg_ctr);
+	ck_logged("pam_hijack(hjt-ok:session): %s enters container web1 "
+		  "(cgroup %s, pid",
+		  u_mapped, cg_ctr);
+	ck_logged("pam_hijack(hjt-ok:account): unknown option: bogus_option");
 }
-END_TEST
 
-START_TEST(test_stopped)
+static void more_group(const struct outcome *o)
+{
+	ck_assert_str_eq(o->cgroup, cg_ctr);
+}
+
+static void more_stopped(const struct outcome *o)
 {
 	char want[256];
-	struct outcome o;
 
-	login("hjt-ok", u_stopped, &o);
-	ck_assert_int_eq(o.acct, PAM_PERM_DENIED);
-	ck_assert_int_eq(o.open, PAM_SESSION_ERR);
-	ck_assert_str_eq(o.rule, "(unset)");
-	ck_assert_str_eq(o.container, "(unset)");
+	(void)o;
 	snprintf(want, sizeof(want),
 		 "error: container %s is not running\n"
 		 "error: container %s is not running\n",
@@ -320,7 +300,144 @@ START_TEST(test_stopped)
 		"(cgroup %s): no running task; refusing %s (%s/hijack.conf:3)",
 		empty, cg_empty, u_stopped, dir);
 }
+
+static void more_on_host(const struct outcome *o)
+{
+	char want[256];
+
+	(void)o;
+	snprintf(want, sizeof(want),
+		 "info: container %s is not running; you are on the host\n",
+		 gone);
+	ck_assert_str_eq(said, want);
+	ck_logged("pam_hijack(hjt-ok:account): container %s (cgroup %s) is "
+		  "not running (no such cgroup): %s stays on the host "
+		  "(stopped=host, %s/hijack.conf:4)",
+		  gone, cg_gone, u_host, dir);
+}
+
+/*
+ * stopped=host acts only on a cgroup that does not exist: a cgroup that
+ * holds only a host process (one the user moved into a delegated cgroup)
+ * and an empty one are refused, never sent to the host.
+ */
+static void more_host_process(const struct outcome *o)
+{
+	char want[256];
+
+	(void)o;
+	snprintf(want, sizeof(want),
+		 "error: container %s: its cgroup holds no container\n"
+		 "error: container %s: its cgroup holds no container\n",
+		 hostonly, hostonly);
+	ck_assert_str_eq(said, want);
+	ck_logged("pam_hijack(hjt-ok:account): cannot enter container %s "
+		  "(cgroup %s): the cgroup holds no container, only host "
+		  "processes; refusing %s (%s/hijack.conf:8)",
+		  hostonly, cg_hostonly, u_xhost, dir);
+	ck_assert_msg(logfd < 0 || !strstr(logged, "stays on the host"),
+		      "sent to the host:\n%s", logged);
+}
+
+static void more_empty(const struct outcome *o)
+{
+	(void)o;
+	ck_logged(
+		"pam_hijack(hjt-ok:account): cannot enter container %s "
+		"(cgroup %s): no running task; refusing %s (%s/hijack.conf:9)",
+		empty, cg_empty, u_xempty, dir);
+	ck_assert_msg(logfd < 0 || !strstr(logged, "stays on the host"),
+		      "sent to the host:\n%s", logged);
+}
+
+static void more_unmapped(const struct outcome *o)
+{
+	(void)o;
+	ck_assert_str_eq(said, "");
+}
+
+/* audit= takes required or optional; anything else counts as required */
+static void more_audit_bogus(const struct outcome *o)
+{
+	(void)o;
+	ck_logged("pam_hijack(hjt-audit:account): bad value (taken as "
+		  "audit=required): audit=bogus");
+	ck_assert_msg(logfd < 0 || !strstr(logged, "audit=optional"),
+		      "audit=optional was not understood:\n%s", logged);
+}
+
+/*
+ * One login through a service of the test's pam.d: its account and
+ * session results, the rule and container it exported ("(unset)": none;
+ * NULL: not looked at), and what else it must have said or logged.
+ */
+struct login_case {
+	const char *service;
+	const char *user;
+	int acct, open;
+	const char *rule, *container;
+	void (*more)(const struct outcome *o);
+};
+
+/* into a container: needs pidfd_open (see pam_suite()) */
+static const struct login_case enter_cases[] = {
+	{ "hjt-ok", u_mapped, PAM_SUCCESS, PAM_SUCCESS, "2", "web1",
+	  more_mapped },
+	{ "hjt-ok", u_group, PAM_SUCCESS, PAM_SUCCESS, "6", "grpweb",
+	  more_group },
+};
+
+/* refused, routed to the host, or not the module's business */
+static const struct login_case stack_cases[] = {
+	{ "hjt-ok", u_stopped, PAM_PERM_DENIED, PAM_SESSION_ERR, "(unset)",
+	  "(unset)", more_stopped },
+	{ "hjt-ok", u_host, IGNORED, PAM_SUCCESS, "4", gone, more_on_host },
+	{ "hjt-ok", u_xhost, PAM_PERM_DENIED, PAM_SESSION_ERR, NULL, "(unset)",
+	  more_host_process },
+	{ "hjt-ok", u_xempty, PAM_PERM_DENIED, PAM_SESSION_ERR, NULL, "(unset)",
+	  more_empty },
+	{ "hjt-ok", "daemon", IGNORED, IGNORED, "(unset)", "(unset)",
+	  more_unmapped },
+	{ "hjt-ok", "root", IGNORED, IGNORED, NULL, NULL, NULL },
+	/* a '-' rule: the host, nothing exported */
+	{ "hjt-ok", "bin", IGNORED, IGNORED, NULL, "(unset)", NULL },
+	{ "hjt-ok", "hjt-no-such-user", PAM_USER_UNKNOWN, PAM_USER_UNKNOWN,
+	  NULL, NULL, NULL },
+	{ "hjt-audit", u_stopped, PAM_PERM_DENIED, PAM_SESSION_ERR, NULL, NULL,
+	  more_audit_bogus },
+	{ "hjt-audit", "daemon", IGNORED, IGNORED, NULL, NULL, NULL },
+};
+
+static void run_case(const struct login_case *c)
+{
+	struct outcome o;
+
+	login(c->service, c->user, &o);
+	ck_assert_msg(o.acct == c->acct, "%s as %s: account %d, not %d",
+		      c->service, c->user, o.acct, c->acct);
+	ck_assert_msg(o.open == c->open, "%s as %s: session %d, not %d",
+		      c->service, c->user, o.open, c->open);
+	if (c->rule)
+		ck_assert_str_eq(o.rule, c->rule);
+	if (c->container)
+		ck_assert_str_eq(o.container, c->container);
+	if (c->more)
+		c->more(&o);
+}
+
+START_TEST(test_enter)
+{
+	run_case(&enter_cases[_i]);
+}
 END_TEST
+
+START_TEST(test_login)
+{
+	run_case(&stack_cases[_i]);
+}
+END_TEST
+
+#define NCASES(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* PAM_SILENT: refused all the same, but nothing said */
 START_TEST(test_silent)
@@ -336,93 +453,7 @@ START_TEST(test_silent)
 	login("hjt-broken", u_mapped, &o);
 	ck_assert_int_eq(o.acct, PAM_PERM_DENIED);
 	ck_assert_str_eq(said, "");
-}
-END_TEST
-
-START_TEST(test_stopped_host)
-{
-	char want[256];
-	struct outcome o;
-
-	login("hjt-ok", u_host, &o);
-	ck_assert_int_eq(o.acct, IGNORED);
-	ck_assert_int_eq(o.open, PAM_SUCCESS);
-	ck_assert_str_eq(o.rule, "4");
-	ck_assert_str_eq(o.container, gone);
-	snprintf(want, sizeof(want),
-		 "info: container %s is not running; you are on the host\n",
-		 gone);
-	ck_assert_str_eq(said, want);
-	ck_logged("pam_hijack(hjt-ok:account): container %s (cgroup %s) is "
-		  "not running (no such cgroup): %s stays on the host "
-		  "(stopped=host, %s/hijack.conf:4)",
-		  gone, cg_gone, u_host, dir);
-}
-END_TEST
-
-/*
- * stopped=host acts only on a cgroup that does not exist: a cgroup that
- * holds only a host process (one the user moved into a delegated cgroup)
- * and an empty one are refused, never sent to the host.
- */
-START_TEST(test_stopped_host_only_when_gone)
-{
-	char want[256];
-	struct outcome o;
-
-	login("hjt-ok", u_xhost, &o);
-	ck_assert_int_eq(o.acct, PAM_PERM_DENIED);
-	ck_assert_int_eq(o.open, PAM_SESSION_ERR);
-	ck_assert_str_eq(o.container, "(unset)");
-	snprintf(want, sizeof(want),
-		 "error: container %s: its cgroup holds no container\n"
-		 "error: container %s: its cgroup holds no container\n",
-		 hostonly, hostonly);
-	ck_assert_str_eq(said, want);
-	ck_logged("pam_hijack(hjt-ok:account): cannot enter container %s "
-		  "(cgroup %s): the cgroup holds no container, only host "
-		  "processes; refusing %s (%s/hijack.conf:8)",
-		  hostonly, cg_hostonly, u_xhost, dir);
-	ck_assert_msg(logfd < 0 || !strstr(logged, "stays on the host"),
-		      "sent to the host:\n%s", logged);
-
-	login("hjt-ok", u_xempty, &o);
-	ck_assert_int_eq(o.acct, PAM_PERM_DENIED);
-	ck_assert_int_eq(o.open, PAM_SESSION_ERR);
-	ck_assert_str_eq(o.container, "(unset)");
-	ck_logged(
-		"pam_hijack(hjt-ok:account): cannot enter container %s "
-		"(cgroup %s): no running task; refusing %s (%s/hijack.conf:9)",
-		empty, cg_empty, u_xempty, dir);
-	ck_assert_msg(logfd < 0 || !strstr(logged, "stays on the host"),
-		      "sent to the host:\n%s", logged);
-}
-END_TEST
-
-START_TEST(test_unmapped)
-{
-	struct outcome o;
-
-	login("hjt-ok", "daemon", &o);
-	ck_assert_int_eq(o.acct, IGNORED);
-	ck_assert_int_eq(o.open, IGNORED);
-	ck_assert_str_eq(o.rule, "(unset)");
-	ck_assert_str_eq(o.container, "(unset)");
-	ck_assert_str_eq(said, "");
-	login("hjt-ok", "root", &o);
-	ck_assert_int_eq(o.acct, IGNORED);
-	ck_assert_int_eq(o.open, IGNORED);
-}
-END_TEST
-
-START_TEST(test_host_rule)
-{
-	struct outcome o;
-
-	login("hjt-ok", "bin", &o);
-	ck_assert_int_eq(o.acct, IGNORED);
-	ck_assert_int_eq(o.open, IGNORED);
-	ck_assert_str_eq(o.container, "(unset)");
+	login_flags = 0; /* for the next test, when CK_FORK=no */
 }
 END_TEST
 
@@ -443,34 +474,6 @@ START_TEST(test_v1_controller)
 	ck_logged("cannot enter container %s (cgroup freezer:%s): no running "
 		  "task",
 		  empty, cg_empty);
-}
-END_TEST
-
-START_TEST(test_unknown_user)
-{
-	struct outcome o;
-
-	login("hjt-ok", "hjt-no-such-user", &o);
-	ck_assert_int_eq(o.acct, PAM_USER_UNKNOWN);
-	ck_assert_int_eq(o.open, PAM_USER_UNKNOWN);
-}
-END_TEST
-
-/* audit= takes required or optional; anything else counts as required */
-START_TEST(test_audit_option)
-{
-	struct outcome o;
-
-	login("hjt-audit", u_stopped, &o);
-	ck_assert_int_eq(o.acct, PAM_PERM_DENIED);
-	ck_assert_int_eq(o.open, PAM_SESSION_ERR);
-	ck_logged("pam_hijack(hjt-audit:account): bad value (taken as "
-		  "audit=required): audit=bogus");
-	ck_assert_msg(logfd < 0 || !strstr(logged, "audit=optional"),
-		      "audit=optional was not understood:\n%s", logged);
-	login("hjt-audit", "daemon", &o);
-	ck_assert_int_eq(o.acct, IGNORED);
-	ck_assert_int_eq(o.open, IGNORED);
 }
 END_TEST
 
@@ -761,8 +764,7 @@ static Suite *pam_suite(void)
 	tcase_set_tags(te, "pidfd");
 	tcase_add_checked_fixture(te, log_reader_start, NULL);
 	tcase_add_checked_fixture(tc, log_reader_start, NULL);
-	tcase_add_test(te, test_mapped);
-	tcase_add_test(te, test_group_mapped);
+	tcase_add_loop_test(te, test_enter, 0, NCASES(enter_cases));
 	tcase_add_test(te, test_session_reuses_account);
 	suite_add_tcase(s, te);
 	tcase_set_tags(tv1, "pidfd");
@@ -771,17 +773,9 @@ static Suite *pam_suite(void)
 		   "kernel: no v1 cpuset and freezer hierarchies mounted",
 		   test_v1_controller);
 	tcase_add_test(tc, test_exports);
-	tcase_add_test(tc, test_stopped);
+	tcase_add_loop_test(tc, test_login, 0, NCASES(stack_cases));
 	tcase_add_test(tc, test_silent);
-	tcase_add_test(tc, test_stopped_host);
-	tcase_add_test(tc, test_stopped_host_only_when_gone);
-	tcase_add_test(tc, test_unmapped);
-	tcase_add_test(tc, test_host_rule);
-	tcase_add_test(tc, test_unknown_user);
-	tcase_add_test(tc, test_audit_option);
-	tcase_add_loop_test(tc, test_broken, 0,
-			    sizeof(broken_services) /
-				    sizeof(broken_services[0]));
+	tcase_add_loop_test(tc, test_broken, 0, NCASES(broken_services));
 	suite_add_tcase(s, tc);
 	return s;
 }
