@@ -433,12 +433,17 @@ static pid_t spawn_stock(struct hj_target *t, const struct hj_spawn_opts *o,
 	}
 	close_safe(&repp[1]);
 	/*
-	 * I writes its report and exits at once: wait for the exit first,
-	 * then the report is there (or EOF), one wake-up instead of two.
+	 * I's chdir() resolves a path in the container's file system, where
+	 * a FUSE server may never answer: its report comes within a
+	 * deadline, or I is killed and not waited for.
 	 */
-	while (waitpid(ipid, &status, 0) < 0 && errno == EINTR)
-		;
-	r = hj_read_full(repp[0], &rep, sizeof(rep));
+	r = hj_read_full_until(repp[0], &rep, sizeof(rep),
+			       hj_now_ms() + HJ_CHILD_REPORT_MS);
+	if (r == -ETIMEDOUT)
+		hj_kill_reap(ipid, HJ_KILL_GRACE_MS);
+	else
+		while (waitpid(ipid, &status, 0) < 0 && errno == EINTR)
+			;
 	if (!r)
 		r = rep.err;
 	if (!r) {
@@ -459,7 +464,7 @@ static pid_t spawn_native(int nr, struct hj_target *t,
 {
 	struct report rep = { -EPIPE, 0 };
 	struct prep none = { .rootfd = -1, .cwdfd = -1, .v2fd = -1 };
-	int repp[2], status;
+	int repp[2], status, r;
 	long pid;
 
 	if (pipe2(repp, O_CLOEXEC))
@@ -490,9 +495,16 @@ static pid_t spawn_native(int nr, struct hj_target *t,
 		return 0;
 	}
 	close(repp[1]);
-	if (hj_read_full(repp[0], &rep, sizeof(rep)))
-		rep.err = -EPIPE;
+	/* the child's chdir() may stall as I's does in spawn_stock() */
+	r = hj_read_full_until(repp[0], &rep, sizeof(rep),
+			       hj_now_ms() + HJ_CHILD_REPORT_MS);
 	close(repp[0]);
+	if (r == -ETIMEDOUT) {
+		hj_kill_reap((pid_t)pid, HJ_KILL_GRACE_MS);
+		return r;
+	}
+	if (r)
+		rep.err = -EPIPE;
 	if (rep.err) {
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;

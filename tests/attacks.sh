@@ -648,7 +648,7 @@ ct_start web7 web7 "$R7" || bail_out "web7"
 # the server and its mount live in the container's mount namespace (and
 # go with it); the server is ours, by PID, outside the container's cgroup
 coproc SFP { exec "$top_builddir/tests/helpers/hj-stuckfs" \
-	-n "/proc/$CT_INIT/ns/mnt" /stuck passwd 2>&1; }
+	-n "/proc/$CT_INIT/ns/mnt" /stuck passwd @hang 2>&1; }
 HJ_PIDS+=("$SFP_PID")
 read -r -t 10 sfready <&"${SFP[0]}"
 is "hj-stuckfs serves the container's /stuck" "$sfready" ready
@@ -672,6 +672,19 @@ stuck=$(for p in $(cat "$(cg_path "$(hj_hierarchies | head -n1)" web7)/cgroup.pr
 is "... one reader of the login is left, blocked in the read" "$(echo "$stuck" | grep -c .)" 1
 is "... holding no capability" "$(awk '/^CapEff|^CapPrm|^CapAmb/ {print $2}' "/proc/$stuck/status" 2>/dev/null | sort -u)" 0000000000000000
 like "... with SIGKILL pending" "$(grep ^ShdPnd "/proc/$stuck/status" 2>/dev/null)$(grep ^SigPnd "/proc/$stuck/status" 2>/dev/null)" "0000000000000100"
+# the same server stalls a working directory's lookup: hijack -w enters
+# the container and then changes into it, where nothing answers
+I7=$CT_INIT
+t0=$(date +%s)
+# (into a file: the killed intermediate keeps hijack's stdio open until
+# the server goes, and a pipe would wait for it)
+ASAN_OPTIONS=detect_leaks=0 timeout -s KILL 60 "$HIJACK" -w /stuck/hang \
+	pid "$I7" true >"$HJ_TMP/hang.out" 2>&1; rc=$?
+out=$(cat "$HJ_TMP/hang.out")
+t1=$(date +%s)
+is "hijack -w into a directory whose lookup never ends: refused (status 1)" "$rc" 1
+like "... saying why" "$out" "cannot enter pid $I7 .*Connection timed out"
+check "... within 20 s ($((t1 - t0)) s)" test $((t1 - t0)) -le 20
 ct_kill "$SFP_PID"
 deadline=$((SECONDS + 10))
 # (a zombie of the container's init, which reaps nothing, or gone)

@@ -4,8 +4,10 @@
  * namespace MNTNS, a /proc/PID/ns/mnt, when given) a FUSE file system (raw
  * /dev/fuse, no libfuse) holding regular files NAME... that anyone may
  * open and that never answer a read: a container's file stuck on a
- * FUSE server that its root controls.  Runs until killed; the test then
- * unmounts DIR (umount -l).  Prints "ready" once mounted.
+ * FUSE server that its root controls.  A NAME given as @NAME is never
+ * answered at all, not even its lookup: a path through it stalls
+ * chdir() and open() alike.  Runs until killed (the mount goes with the
+ * namespace, or the test unmounts DIR).  Prints "ready" once mounted.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -128,6 +130,12 @@ int main(int argc, char **argv)
 			struct fuse_entry_out o;
 			int i;
 
+			for (i = 0; i < nnames; i++)
+				if (names[i][0] == '@' &&
+				    !strcmp(arg, names[i] + 1))
+					break;
+			if (in->nodeid == ROOT_INO && i < nnames)
+				break; /* @NAME: never answered */
 			for (i = 0; i < nnames; i++)
 				if (!strcmp(arg, names[i]))
 					break;
