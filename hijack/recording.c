@@ -19,7 +19,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hijack.h"
 #include "recording.h"
+
+/* tlog-rec-session --configuration answers at once */
+#define RECORDING_CHECK_MS 10000
 
 bool recording_is_tlog(const char *login_shell)
 {
@@ -73,7 +77,6 @@ int recording_tlog_shell(const char *login_shell, uid_t uid, gid_t gid,
 	size_t len = 0;
 	int pfd[2], status, r;
 	struct stat st;
-	ssize_t got;
 	pid_t pid;
 
 	/* run it only if nobody but root and its owner could have changed it */
@@ -103,12 +106,13 @@ int recording_tlog_shell(const char *login_shell, uid_t uid, gid_t gid,
 		_exit(127);
 	}
 	close(pfd[1]);
-	while ((got = read(pfd[0], buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += (size_t)got;
+	/* it runs as the user, who may stop it: a deadline */
+	r = hj_child_output(pid, pfd[0], buf, sizeof(buf), RECORDING_CHECK_MS,
+			    &len, &status);
 	close(pfd[0]);
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
+	if (r)
+		return r;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return -ENOEXEC;
-	buf[len] = '\0';
 	return json_string(buf, "shell", out, n);
 }

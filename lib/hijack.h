@@ -289,6 +289,15 @@ int hj_write_full(int fd, const void *buf, size_t len);
 void hj_close_from(int from, int keep);
 int hj_kill_reap(pid_t pid, int grace_ms);
 int hj_child_report(pid_t pid, int fd, void *rep, size_t size, int timeout_ms);
+/*
+ * The parent's side of child @pid that writes what it has to say down @fd
+ * and exits: all of it up to @size - 1 bytes in @buf, NUL-terminated,
+ * its length in @len, and the child reaped with its wait status in
+ * @status, all within @timeout_ms.  0; -ETIMEDOUT when it was late and
+ * -E2BIG when it said more (killed either way, @buf holds what came).
+ */
+int hj_child_output(pid_t pid, int fd, char *buf, size_t size, int timeout_ms,
+		    size_t *len, int *status);
 
 /* spawn.c */
 int hj_check_clone_flags(unsigned long clone_flags);

@@ -123,21 +123,95 @@ int hj_kill_reap(pid_t pid, int grace_ms)
 	}
 }
 
-int hj_child_report(pid_t pid, int fd, void *rep, size_t size, int timeout_ms)
+/*
+ * Reap @pid by @deadline: 0 with its wait status in @status, or
+ * -ETIMEDOUT with it killed (a helper that reported and then sat stopped
+ * by its user's SIGSTOP must not hold us).  Polled with a backoff from
+ * 0.1 ms: the helpers exit right after they report.
+ */
+static int reap_until(pid_t pid, int *status, long long deadline)
 {
-	int r, status = 0;
+	struct timespec tick = { 0, 100 * 1000 };
 	pid_t w;
 
-	r = hj_read_full_until(fd, rep, size, hj_now_ms() + timeout_ms);
+	for (;;) {
+		w = waitpid(pid, status, WNOHANG);
+		if (w == pid)
+			return 0;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (hj_now_ms() >= deadline) {
+			hj_kill_reap(pid, HJ_KILL_GRACE_MS);
+			return -ETIMEDOUT;
+		}
+		nanosleep(&tick, NULL);
+		if (tick.tv_nsec < 10 * 1000 * 1000)
+			tick.tv_nsec *= 2;
+	}
+}
+
+int hj_child_report(pid_t pid, int fd, void *rep, size_t size, int timeout_ms)
+{
+	long long deadline = hj_now_ms() + timeout_ms;
+	int r, w, status = 0;
+
+	r = hj_read_full_until(fd, rep, size, deadline);
 	if (r == -ETIMEDOUT) {
 		/* late, or stuck on something of the container's: it goes */
 		hj_kill_reap(pid, HJ_KILL_GRACE_MS);
 		return r;
 	}
-	do
-		w = waitpid(pid, &status, 0);
-	while (w < 0 && errno == EINTR);
-	if (r || w != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+	w = reap_until(pid, &status, deadline);
+	if (w == -ETIMEDOUT)
+		return w;
+	if (r || w || !WIFEXITED(status) || WEXITSTATUS(status))
 		return -EPIPE;
 	return 0;
+}
+
+int hj_child_output(pid_t pid, int fd, char *buf, size_t size, int timeout_ms,
+		    size_t *lenp, int *status)
+{
+	long long deadline = hj_now_ms() + timeout_ms;
+	size_t len = 0;
+	int r = 0;
+
+	*status = 0;
+	while (!r) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		long long left = deadline - hj_now_ms();
+		ssize_t n;
+		int pr;
+
+		if (len + 1 >= size)
+			r = -E2BIG;
+		else if (left <= 0)
+			r = -ETIMEDOUT;
+		if (r)
+			break;
+		pr = poll(&pfd, 1, (int)left);
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr <= 0) {
+			r = pr ? -errno : -ETIMEDOUT;
+			break;
+		}
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			r = -errno;
+		else if (n == 0)
+			break;
+		else
+			len += (size_t)n;
+	}
+	if (size)
+		buf[len] = '\0';
+	*lenp = len;
+	if (r) {
+		hj_kill_reap(pid, HJ_KILL_GRACE_MS);
+		return r;
+	}
+	return reap_until(pid, status, deadline);
 }

@@ -1555,6 +1555,115 @@ START_TEST(audit_reasons)
 }
 END_TEST
 
+/* a child of ours that writes @what to @fd (if any), then does @then */
+enum child_then { THEN_EXIT0, THEN_EXIT3, THEN_STOP, THEN_SLEEP };
+
+static pid_t helper_child(int p[2], const char *what, size_t n,
+			  enum child_then then)
+{
+	pid_t pid;
+
+	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(p[0]);
+		if (n && hj_write_full(p[1], what, n))
+			_exit(9);
+		if (then == THEN_STOP || then == THEN_SLEEP)
+			close(p[1]);
+		if (then == THEN_STOP)
+			raise(SIGSTOP);
+		if (then == THEN_SLEEP)
+			pause();
+		_exit(then == THEN_EXIT3 ? 3 : 0);
+	}
+	close(p[1]);
+	return pid;
+}
+
+/* @pid was reaped: no such child any more */
+static bool reaped(pid_t pid)
+{
+	return waitpid(pid, NULL, WNOHANG) < 0 && errno == ECHILD;
+}
+
+START_TEST(child_report_bounded)
+{
+	char rep[4] = "", big[64];
+	long long t0;
+	pid_t pid;
+	int p[2];
+
+	pid = helper_child(p, "abcd", 4, THEN_EXIT0);
+	ck_assert_int_eq(hj_child_report(pid, p[0], rep, 4, 5000), 0);
+	ck_assert_int_eq(memcmp(rep, "abcd", 4), 0);
+	ck_assert(reaped(pid));
+	close(p[0]);
+
+	pid = helper_child(p, "abcd", 4, THEN_EXIT3);
+	ck_assert_int_eq(hj_child_report(pid, p[0], rep, 4, 5000), -EPIPE);
+	ck_assert(reaped(pid));
+	close(p[0]);
+
+	pid = helper_child(p, "ab", 2, THEN_EXIT0);
+	ck_assert_int_eq(hj_child_report(pid, p[0], rep, 4, 5000), -EPIPE);
+	ck_assert(reaped(pid));
+	close(p[0]);
+
+	/* silent: killed at the deadline */
+	pid = helper_child(p, "", 0, THEN_SLEEP);
+	t0 = hj_now_ms();
+	ck_assert_int_eq(hj_child_report(pid, p[0], rep, 4, 300), -ETIMEDOUT);
+	ck_assert_int_lt(hj_now_ms() - t0, 300 + HJ_KILL_GRACE_MS + 500);
+	ck_assert(reaped(pid));
+	close(p[0]);
+
+	/* reported, then stopped (its user's SIGSTOP): not waited for */
+	pid = helper_child(p, "abcd", 4, THEN_STOP);
+	t0 = hj_now_ms();
+	ck_assert_int_eq(hj_child_report(pid, p[0], rep, 4, 300), -ETIMEDOUT);
+	ck_assert_int_lt(hj_now_ms() - t0, 300 + HJ_KILL_GRACE_MS + 500);
+	ck_assert(reaped(pid));
+	close(p[0]);
+
+	/* hj_child_output: all of it, the status, NUL-terminated */
+	{
+		size_t len = 99;
+		int st = -1, r;
+
+		pid = helper_child(p, "hello", 5, THEN_EXIT3);
+		r = hj_child_output(pid, p[0], big, sizeof(big), 5000, &len,
+				    &st);
+		ck_assert_int_eq(r, 0);
+		ck_assert_uint_eq(len, 5);
+		ck_assert_str_eq(big, "hello");
+		ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 3);
+		ck_assert(reaped(pid));
+		close(p[0]);
+
+		pid = helper_child(p, "0123456789", 10, THEN_SLEEP);
+		r = hj_child_output(pid, p[0], big, 8, 5000, &len, &st);
+		ck_assert_int_eq(r, -E2BIG);
+		ck_assert_uint_eq(len, 7);
+		ck_assert_str_eq(big, "0123456");
+		ck_assert(reaped(pid));
+		close(p[0]);
+
+		/* closed its end, then stopped: the deadline still holds */
+		pid = helper_child(p, "x", 1, THEN_STOP);
+		t0 = hj_now_ms();
+		r = hj_child_output(pid, p[0], big, sizeof(big), 300, &len,
+				    &st);
+		ck_assert_int_eq(r, -ETIMEDOUT);
+		ck_assert_int_lt(hj_now_ms() - t0, 1800);
+		ck_assert_str_eq(big, "x");
+		ck_assert(reaped(pid));
+		close(p[0]);
+	}
+}
+END_TEST
+
 static Suite *lib_suite(bool root)
 {
 	Suite *s = suite_create("libhijack");
@@ -1581,6 +1690,7 @@ static Suite *lib_suite(bool root)
 	tcase_add_test(parse, status_sec_parses_fields);
 	tcase_add_test(parse, strerror_words);
 	tcase_add_test(parse, escape_controls);
+	tcase_add_test(parse, child_report_bounded);
 	suite_add_tcase(s, parse);
 	tcase_add_test(cgroup, not_a_cgroup_file_is_ebadf);
 	tcase_add_test(cgroup, spec_refuses_escapes);

@@ -70,7 +70,7 @@ tests_check_sshdconf_LDADD = hijack/libcmd.la $(CHECK_LIBS)
 tests_check_recording_SOURCES = tests/check_recording.c
 tests_check_recording_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/hijack
 tests_check_recording_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_check_recording_LDADD = hijack/libcmd.la $(CHECK_LIBS)
+tests_check_recording_LDADD = hijack/libcmd.la lib/libhijack.la $(CHECK_LIBS)
 
 # pam_hijack.so through the real libpam (needs root: users, cgroups)
 tests_check_pam_SOURCES = tests/check_pam.c tests/tap.h

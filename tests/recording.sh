@@ -240,6 +240,21 @@ cp "$SSHD_CONFIG" "$D/sshd_config.env"
 echo "AcceptEnv LANG TLOG_*" >> "$D/sshd_config.env"
 like "--check: AcceptEnv TLOG_* is a PROBLEM (the client picks tlog's shell)" \
 	"$(chk "$D/sshd_config.env")" "^PROBLEM: sshd: AcceptEnv TLOG_\\* lets clients choose"
+# a tlog that never answers (its configuration a FIFO nobody writes, as a
+# stopped or stuck recorder): the check says so within its 10 s and
+# leaves nothing of the user's running
+mkfifo -m 644 "$D/tlog.fifo"
+mount --bind "$D/tlog.fifo" /etc/tlog/tlog-rec-session.conf ||
+	bail_out "cannot bind mount a FIFO over tlog's configuration"
+t0=$(date +%s)
+out=$(HIJACK_CHECK_SSHD_CONFIG=$SSHD_CONFIG HIJACK_CHECK_PAM_SERVICE=$SVC \
+	timeout 60 "$HIJACK" --shell "$HS" check "$U1" 2>&1)
+t=$(($(date +%s) - t0))
+umount /etc/tlog/tlog-rec-session.conf
+like "--check: a tlog stuck on its configuration is a PROBLEM (${t} s)" "$out" \
+	"^PROBLEM: login shell of $U1 is $TR, whose shell setting cannot be read \\($TR --configuration: Connection timed out\\)"
+check "--check: ... within its deadline, not the test's" test "$t" -lt 40
+is "--check: ... and the stuck tlog is gone" "$(pgrep -U "$U1" -f "$TR --configuration")" ""
 # (rewritten in place: the bind mount holds the inode)
 sed "s|\"shell\": \"$HS\"|\"shell\": \"/bin/sh\"|" "$D/tlog-rec-session.conf" >"$D/conf.new"
 cat "$D/conf.new" >"$D/tlog-rec-session.conf"
