@@ -145,7 +145,10 @@ session_gone() { # USER ID
 # the AppArmor label of USER's `sleep 9` (a session's), as the host sees it
 label_of() { # USER
 	local p=
-	for _ in $(seq 20); do
+	# the session scope is there from PAM's open_session; the shell
+	# reaches the container later, which on a loaded TCG guest once took
+	# longer than 10 s
+	for _ in $(seq 120); do
 		p=$(pgrep -u "$1" -n -f '^sleep 9$') && break
 		sleep 0.5
 	done
