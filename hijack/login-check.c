@@ -20,7 +20,6 @@
 #include <fnmatch.h>
 #include <grp.h>
 #include <limits.h>
-#include <poll.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -127,11 +126,20 @@ static char *sshd_effective(const char *config, const char *user)
 		argv[i++] = (char *)config;
 	}
 	argv[i] = NULL;
-	if (pipe(pfd))
+	buf = malloc(size);
+	if (!buf)
 		return NULL;
+	if (pipe(pfd)) {
+		free(buf);
+		return NULL;
+	}
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		free(buf);
 		return NULL;
+	}
 	if (pid == 0) {
 		dup2(pfd[1], 1);
 		close(pfd[0]);
@@ -140,15 +148,9 @@ static char *sshd_effective(const char *config, const char *user)
 		_exit(127);
 	}
 	close(pfd[1]);
-	buf = malloc(size);
-	r = buf ? hj_child_output(pid, pfd[0], buf, size, CHECK_SSHD_MS, &len,
-				  &status) :
-		  -ENOMEM;
+	r = hj_child_output(pid, pfd[0], buf, size, CHECK_SSHD_MS, &len,
+			    &status);
 	close(pfd[0]);
-	if (!buf) {
-		hj_kill_reap(pid, HJ_KILL_GRACE_MS);
-		return NULL;
-	}
 	if (r || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		free(buf);
 		return NULL;

@@ -45,11 +45,14 @@ int hj_write_full(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int hj_read_full_until(int fd, void *buf, size_t len, long long deadline)
+/*
+ * One read(2) of at most @len bytes once @fd is readable by @deadline (-1:
+ * none): the count, 0 at end of file, -ETIMEDOUT or -errno.
+ */
+static ssize_t read_some_until(int fd, void *buf, size_t len,
+			       long long deadline)
 {
-	char *p = buf;
-
-	while (len) {
+	for (;;) {
 		ssize_t n;
 
 		if (deadline >= 0) {
@@ -67,11 +70,22 @@ int hj_read_full_until(int fd, void *buf, size_t len, long long deadline)
 			if (pr == 0)
 				return -ETIMEDOUT;
 		}
-		n = read(fd, p, len);
+		n = read(fd, buf, len);
 		if (n < 0 && errno == EINTR)
 			continue;
+		return n < 0 ? -errno : n;
+	}
+}
+
+int hj_read_full_until(int fd, void *buf, size_t len, long long deadline)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = read_some_until(fd, p, len, deadline);
+
 		if (n < 0)
-			return -errno;
+			return (int)n;
 		if (n == 0)
 			return -EPIPE; /* short: the writer is gone */
 		p += n;
@@ -105,31 +119,12 @@ void hj_close_from(int from, int keep)
 	close_span((unsigned int)keep + 1, ~0U);
 }
 
-int hj_kill_reap(pid_t pid, int grace_ms)
-{
-	long long deadline = hj_now_ms() + grace_ms;
-	struct timespec tick = { 0, 10 * 1000 * 1000 };
-	int status;
-	pid_t w;
-
-	kill(pid, SIGKILL);
-	for (;;) {
-		w = waitpid(pid, &status, WNOHANG);
-		if (w == pid || (w < 0 && errno != EINTR))
-			return 0;
-		if (hj_now_ms() >= deadline)
-			return -ETIMEDOUT;
-		nanosleep(&tick, NULL);
-	}
-}
-
 /*
- * Reap @pid by @deadline: 0 with its wait status in @status, or
- * -ETIMEDOUT with it killed (a helper that reported and then sat stopped
- * by its user's SIGSTOP must not hold us).  Polled with a backoff from
- * 0.1 ms: the helpers exit right after they report.
+ * Wait for @pid until @deadline: 0 with its wait status in @status,
+ * -ETIMEDOUT, or -errno.  Polled with a backoff from 0.1 ms to 10 ms: the
+ * children waited for here exit at once, or were just killed.
  */
-static int reap_until(pid_t pid, int *status, long long deadline)
+static int wait_until(pid_t pid, int *status, long long deadline)
 {
 	struct timespec tick = { 0, 100 * 1000 };
 	pid_t w;
@@ -140,14 +135,35 @@ static int reap_until(pid_t pid, int *status, long long deadline)
 			return 0;
 		if (w < 0 && errno != EINTR)
 			return -errno;
-		if (hj_now_ms() >= deadline) {
-			hj_kill_reap(pid, HJ_KILL_GRACE_MS);
+		if (hj_now_ms() >= deadline)
 			return -ETIMEDOUT;
-		}
 		nanosleep(&tick, NULL);
 		if (tick.tv_nsec < 10 * 1000 * 1000)
 			tick.tv_nsec *= 2;
 	}
+}
+
+int hj_kill_reap(pid_t pid, int grace_ms)
+{
+	int status;
+
+	kill(pid, SIGKILL);
+	if (wait_until(pid, &status, hj_now_ms() + grace_ms) == -ETIMEDOUT)
+		return -ETIMEDOUT;
+	return 0;
+}
+
+/*
+ * Reap @pid by @deadline, else kill it: a helper that reported and then
+ * sat stopped by its user's SIGSTOP must not hold us.
+ */
+static int reap_until(pid_t pid, int *status, long long deadline)
+{
+	int r = wait_until(pid, status, deadline);
+
+	if (r == -ETIMEDOUT)
+		hj_kill_reap(pid, HJ_KILL_GRACE_MS);
+	return r;
 }
 
 int hj_child_report(pid_t pid, int fd, void *rep, size_t size, int timeout_ms)
@@ -177,34 +193,19 @@ int hj_child_output(pid_t pid, int fd, char *buf, size_t size, int timeout_ms,
 	int r = 0;
 
 	*status = 0;
-	while (!r) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		long long left = deadline - hj_now_ms();
+	for (;;) {
 		ssize_t n;
-		int pr;
 
-		if (len + 1 >= size)
+		if (len + 1 >= size) {
 			r = -E2BIG;
-		else if (left <= 0)
-			r = -ETIMEDOUT;
-		if (r)
-			break;
-		pr = poll(&pfd, 1, (int)left);
-		if (pr < 0 && errno == EINTR)
-			continue;
-		if (pr <= 0) {
-			r = pr ? -errno : -ETIMEDOUT;
 			break;
 		}
-		n = read(fd, buf + len, size - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			r = -errno;
-		else if (n == 0)
+		n = read_some_until(fd, buf + len, size - 1 - len, deadline);
+		if (n <= 0) {
+			r = (int)n;
 			break;
-		else
-			len += (size_t)n;
+		}
+		len += (size_t)n;
 	}
 	if (size)
 		buf[len] = '\0';
