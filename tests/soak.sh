@@ -41,7 +41,7 @@ sshd_start "$D" "${users[@]}"
 for k in $(seq 0 $((N_CONC - 1))); do
 	i=$((k % N_USERS))
 	s "${users[$i]}" 'echo "$(hostname) $(readlink /proc/self/ns/uts)"' \
-		> "$D/c.$k" 2>/dev/null &
+		> "$D/c.$k" 2> "$D/c.$k.err" &
 done
 wait_for=$(jobs -p | grep -vxF "$(printf '%s\n' "${HJ_PIDS[@]}")")
 # shellcheck disable=SC2086
@@ -54,6 +54,7 @@ for k in $(seq 0 $((N_CONC - 1))); do
 	got=$(cat "$D/c.$k")
 	if [ -z "$got" ]; then
 		failed=$((failed + 1))
+		diag "login $k (${users[$i]}) failed: $(tr '\n' ' ' < "$D/c.$k.err")"
 	elif [ "$got" != "$want" ]; then
 		misrouted=$((misrouted + 1))
 	fi
