@@ -196,12 +196,6 @@ static int copy_filters(struct hj_target *t, struct hj_confinement *c)
 }
 
 /*
- * Read the init's confinement from the host's /proc, while @t is pinned
- * and before anything is entered.  Fills c->seccomp_mode even when it
- * refuses strict mode.  0; -EOPNOTSUPP (strict mode, or filters the
- * kernel will not copy); -EBUSY (traced); -EPERM; -ESRCH; -errno.
- */
-/*
  * The caller's own confinement as the reference, for a process that
  * stays on the host (a '-' rule): hj_confine_verify() then proves it
  * gained nothing on the way.
@@ -231,6 +225,12 @@ int hj_confinement_self(struct hj_confinement *c)
 	return 0;
 }
 
+/*
+ * Read the init's confinement from the host's /proc, while @t is pinned
+ * and before anything is entered.  Fills c->seccomp_mode even when it
+ * refuses strict mode.  0; -EOPNOTSUPP (strict mode, or filters the
+ * kernel will not copy); -EBUSY (traced); -EPERM; -ESRCH; -errno.
+ */
 int hj_confinement_read(struct hj_target *t, struct hj_confinement *c)
 {
 	return hj_confinement_read_flags(t, c, 0);
