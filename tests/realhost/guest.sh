@@ -142,17 +142,27 @@ session_gone() { # USER ID
 
 # the README's query (--input-logs: stdin is not a terminal here, and
 # ausearch would read it instead of the logs)
-# the AppArmor label of USER's `sleep 9` (a session's), as the host sees it
+# the AppArmor label of USER's `sleep 299` (a session's), as the host sees
+# it.  The session scope is there from PAM's open_session; the shell
+# reaches the container later, which on a loaded TCG guest once took
+# longer than 10 s: the session lives until end_sleep, not for a fixed
+# time that a slow guest could outlast.
 label_of() { # USER
 	local p=
-	# the session scope is there from PAM's open_session; the shell
-	# reaches the container later, which on a loaded TCG guest once took
-	# longer than 10 s
 	for _ in $(seq 120); do
-		p=$(pgrep -u "$1" -n -f '^sleep 9$') && break
+		p=$(pgrep -u "$1" -n -f '^sleep 299$') && break
 		sleep 0.5
 	done
-	[ -n "$p" ] && cat "/proc/$p/attr/current"
+	if [ -z "$p" ]; then
+		echo "no session's sleep; $1 runs: $(pgrep -a -u "$1" | tr '\n' ';')"
+		return 1
+	fi
+	cat "/proc/$p/attr/current" 2>&1
+}
+
+# end USER's session of label_of: its `sleep 299`, the test's own
+end_sleep() { # USER
+	pkill -u "$1" -f '^sleep 299$'
 }
 
 audit_count() { # PID NAME

@@ -244,7 +244,7 @@ file_cases() {
 session_cases() {
 	local rt=$1 who=$2 pid=$3 want=$4 n sid
 	# pam_systemd: the session's scope while logged in, none after
-	u "$who" 'sleep 9' >/dev/null 2>&1 &
+	u "$who" 'sleep 299' >/dev/null 2>&1 &
 	n=$!
 	sid=
 	for _ in $(seq 30); do
@@ -256,6 +256,7 @@ session_cases() {
 		"$( [ -n "$sid" ] && gs session_scope "$sid")" active
 	is "$rt: AppArmor label of the session (the host's view) = the init's" \
 		"$(gs label_of "$who")" "$(echo "$want" | sed -n 1p)"
+	gs end_sleep "$who"
 	wait "$n"
 	is "$rt: ... and gone after logout" "$( [ -n "$sid" ] && gs session_gone "$who" "$sid")" gone
 	n=$(gs audit_count "$pid" "${HOSTNAME_[$rt]}")
