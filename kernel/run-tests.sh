@@ -157,13 +157,35 @@ revert_series() {
 	rm -rf "$src/applied" "$src/.series-hash"
 }
 
-# Apply the current series, unless it is applied already.
+# The files a set of patches touches, one per line.
+touched_files() {
+	sed -n 's|^+++ b/||p' "$@" | sort -u
+}
+
+# Apply the current series, unless it is applied already.  Replacing an
+# applied series keeps the times of the files whose content it does not
+# change: reverting and applying rewrites every file the series touches,
+# and make would otherwise compile again all that includes them (the
+# system call table, sched.h) for a change to one test or one comment.
+# Only a series that is still applied is known to be what the build
+# directories were last built from; after build_unpatched() reverted it
+# there is nothing to keep.
 apply_series() {
-	local src=$CACHE/src tree=$CACHE/src/linux-source-6.1 p
+	local src=$CACHE/src tree=$CACHE/src/linux-source-6.1 p f
+	local keep=$CACHE/kept-times
 
 	if [ -f "$src/.series-hash" ] && [ -d "$src/applied" ] &&
 	   [ "$(cat "$src/.series-hash")" = "$SERIES_HASH" ]; then
 		return 0
+	fi
+	rm -rf "$keep"
+	if [ -d "$src/applied" ]; then
+		mkdir -p "$keep"
+		touched_files "$src"/applied/*.patch | while read -r f; do
+			[ -f "$tree/$f" ] || continue
+			mkdir -p "$keep/$(dirname "$f")"
+			cp -p "$tree/$f" "$keep/$f"
+		done
 	fi
 	revert_series
 	mkdir -p "$src/applied"
@@ -173,6 +195,14 @@ apply_series() {
 			die "$(basename "$p") does not apply"
 		cp "$p" "$src/applied/"
 	done
+	if [ -d "$keep" ]; then
+		touched_files "$SERIES"/*.patch | while read -r f; do
+			if [ -f "$keep/$f" ] && cmp -s "$keep/$f" "$tree/$f"; then
+				touch -r "$keep/$f" "$tree/$f"
+			fi
+		done
+		rm -rf "$keep"
+	fi
 	echo "$SERIES_HASH" >"$src/.series-hash"
 }
 
