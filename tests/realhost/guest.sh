@@ -140,8 +140,6 @@ session_gone() { # USER ID
 	echo "still there: $(loginctl show-session "$2" -p State -p Scope 2>&1 | tr '\n' ' ')"
 }
 
-# the README's query (--input-logs: stdin is not a terminal here, and
-# ausearch would read it instead of the logs)
 # the AppArmor label of USER's `sleep 299` (a session's), as the host sees
 # it.  The session scope is there from PAM's open_session; the shell
 # reaches the container later, which on a loaded TCG guest once took
@@ -165,6 +163,8 @@ end_sleep() { # USER
 	pkill -u "$1" -f '^sleep 299$'
 }
 
+# the README's query (--input-logs: stdin is not a terminal here, and
+# ausearch would read it instead of the logs)
 audit_count() { # PID NAME
 	ausearch --input-logs -m VIRT_CONTROL --vm-name "$2" 2>/dev/null |
 		grep -E "vm=\"?$2\"? vm-pid=$1 .*res=success" | grep -c 'op=start'
