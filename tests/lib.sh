@@ -45,6 +45,11 @@ skip() { T_N=$((T_N + 1)); echo "ok $T_N - $1 # SKIP $2"; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 done_testing() { echo "1..$T_N"; }
 diag() { echo "# $*"; }
+# diag_file WHAT FILE: FILE's last 40 lines as diagnostics
+diag_file() {
+	diag "$1 (last 40 lines of ${2##*/}):"
+	tail -n 40 "$2" 2>/dev/null | sed 's/^/#   /'
+}
 # bail_out MSG: stop the whole test (TAP "Bail out!"), a failure
 bail_out() { echo "Bail out! $*"; exit 1; }
 
