@@ -102,18 +102,36 @@ is "ssh cmd: no fd beyond 0-2 reaches the container (besides ls's own)" \
 is "ssh cmd: environment is rebuilt" "$(s $U1 'echo $HOME:$USER:$LOGNAME:$SHELL:$HIJACK_CONTAINER')" \
 	"/home/$U1:$U1:$U1:/bin/sh:web1"
 
-# find the session's processes: the waiting parent on the host, and the
-# command inside the container's pid namespace
+# find the session's processes: the command inside the container's pid
+# namespace, and its waiting parent on the host (the hijack-shell it
+# descends from, not another session's) once that parent has re-executed
+# itself to wait and set itself up (main() begins by making it
+# non-dumpable, so its /proc files turn root's): a login that is
+# slow to get there (ASan, a loaded machine) is waited for, not
+# mistaken for the waiter
 session_procs() { # PATTERN
+	local p end=$((SECONDS + 8))
 	parent="" inner=""
-	for i in $(seq 100); do
-		parent=$(pgrep -u "$(id -u $U1)" -x hijack-shell | head -n1)
+	while [ "$SECONDS" -lt "$end" ]; do
 		inner=$(pgrep -f "$1" | while read -r p; do
 			[ "$(ns_of "$p" pid)" = "$(ns_of "$I1" pid)" ] && echo "$p"; done | head -n1)
-		[ -n "$parent" ] && [ -n "$inner" ] && return 0
-		sleep 0.05
+		parent=""
+		p=$inner
+		while [ -n "$p" ] && [ "$p" -gt 1 ]; do
+			p=$(awk '/^PPid:/ {print $2}' "/proc/$p/status" 2>/dev/null)
+			if [ "$(cat "/proc/$p/comm" 2>/dev/null)" = hijack-shell ]; then
+				parent=$p
+				break
+			fi
+		done
+		if [ -n "$parent" ] &&
+			tr '\0' ' ' < "/proc/$parent/cmdline" | grep -q -- '--wait-for-child' &&
+			[ "$(stat -c %u "/proc/$parent/status")" = 0 ]; then
+			return 0
+		fi
+		sleep 0.1
 	done
-	return 1
+	[ -n "$parent" ] && [ -n "$inner" ]
 }
 
 # -- the waiting parent on the host holds nothing either
@@ -176,15 +194,9 @@ if session_procs '^sleep 5$'; then
 	pts_dev=$(stat -c %d "/proc/$I1/root/dev/pts")
 	is "the session's pty is on the container's devpts (st_dev of /dev/pts)" \
 		"$(stat -L -c %d /proc/$inner/fd/0)" "$pts_dev"
-	# this session's waiter: the first hijack-shell above the command
-	# (another session's may still be running)
-	w=$inner
-	while [ "${w:-1}" != 1 ] && [ "$(cat /proc/$w/comm 2>/dev/null)" != hijack-shell ]; do
-		w=$(awk '/^PPid:/ {print $2}' /proc/$w/status 2>/dev/null)
-	done
-	extra=$(ls /proc/$w/fd | grep -vx '[012]')
+	extra=$(ls /proc/$parent/fd | grep -vx '[012]')
 	is "the host side holds one fd beyond 0-2: the master, of the container's devpts" \
-		"$(for f in $extra; do stat -L -c %d:%t:%T "/proc/$w/fd/$f" 2>&1; done)" "$pts_dev:5:2"
+		"$(for f in $extra; do stat -L -c %d:%t:%T "/proc/$parent/fd/$f" 2>&1; done)" "$pts_dev:5:2"
 else
 	not_ok "found the pty session's processes"
 fi
