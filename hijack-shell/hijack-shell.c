@@ -337,7 +337,7 @@ static int child_pty(const struct session *s, uid_t uid)
 	} else {
 		r = tty_send(s->sock[1], cause, -1);
 		if (!r)
-			r = tty_recv(s->sock[1], &e, &slave, -1);
+			r = tty_recv(s->sock[1], &e, &slave, 0, -1);
 		if (!r && (e || slave < 0))
 			r = e ? e : -EPROTO;
 	}
@@ -363,7 +363,7 @@ static void host_pty(struct session *s, pid_t pid)
 
 	close(s->sock[1]);
 	s->sock[1] = -1;
-	r = tty_recv(s->sock[0], &cause, &s->master, TTY_ANSWER_MS);
+	r = tty_recv(s->sock[0], &cause, &s->master, pid, TTY_ANSWER_MS);
 	if (!r && !cause && s->master < 0)
 		r = -EPROTO;
 	if (r) {

@@ -56,7 +56,7 @@ int tty_open_pty(int *master, int *slave);
 const char *tty_cause_name(int cause);
 int tty_container_pty(int *master, int *peer);
 int tty_send(int sock, int code, int fd);
-int tty_recv(int sock, int *code, int *fd, int timeout_ms);
+int tty_recv(int sock, int *code, int *fd, pid_t child, int timeout_ms);
 int tty_attach_child(int slave, unsigned int mask);
 void tty_block_signals(sigset_t *old);
 void __attribute__((noreturn)) tty_wait_session(pid_t pid, int master);

@@ -6,10 +6,13 @@
  * PTRACE_SECCOMP_GET_FILTER reads a tracee in a ptrace stop only, so a
  * copy stops the init.  Two rules bound that stop.  The copy runs in a
  * child of its own session (setsid(): nothing typed on a terminal stops
- * it) under alarm(): an init that never stops (parked in vfork(), a
+ * it) with a deadline: an init that never stops (parked in vfork(), a
  * killable sleep that PTRACE_INTERRUPT cannot end) costs a bounded wait,
  * and the child's exit lets it go (the kernel's exit_ptrace() clears the
- * pending interrupt).  And only a process the logging-in user cannot
+ * pending interrupt).  The deadline counts the child's time asleep
+ * (struct hj_deadline), so that a login storm that keeps the child off
+ * the CPU does not pass for an init that never stops; an alarm() at
+ * HJ_CHILD_WALL_MAX_MS ends the child even if we are gone.  And only a process the logging-in user cannot
  * signal copies: pam_hijack's session step, root in sshd's monitor,
  * copies once per init and keeps the copy in HJ_FILTERS_DIR, root's
  * only, named by the init's pid and start time; hijack-shell, which the
@@ -194,7 +197,7 @@ static int write_blob(int fd, int result, pid_t pid,
 }
 
 /* The @n filters of a blob into @c, all or none. */
-static int read_filters(int fd, long long deadline, unsigned int n,
+static int read_filters(int fd, const struct hj_deadline *d, unsigned int n,
 			struct hj_confinement *c)
 {
 	struct hj_seccomp_filter *fs = calloc(n, sizeof(*fs));
@@ -206,7 +209,7 @@ static int read_filters(int fd, long long deadline, unsigned int n,
 	for (i = 0; !r && i < n; i++) {
 		struct blob_filter bf;
 
-		r = hj_read_full_until(fd, &bf, sizeof(bf), deadline);
+		r = hj_read_full_by(fd, &bf, sizeof(bf), d);
 		if (r)
 			break;
 		if (!bf.len || bf.len > BPF_MAXINSNS ||
@@ -221,8 +224,8 @@ static int read_filters(int fd, long long deadline, unsigned int n,
 		}
 		fs[i].len = (unsigned short)bf.len;
 		fs[i].flags = bf.flags;
-		r = hj_read_full_until(fd, fs[i].insns,
-				       bf.len * sizeof(*fs[i].insns), deadline);
+		r = hj_read_full_by(fd, fs[i].insns,
+				    bf.len * sizeof(*fs[i].insns), d);
 	}
 	c->filters = fs;
 	c->nfilters = n; /* each freed by hj_filters_free(), NULL or not */
@@ -232,15 +235,15 @@ static int read_filters(int fd, long long deadline, unsigned int n,
 }
 
 /*
- * A blob into @c's filters, its head in @h; bounded by @deadline as the
- * copy is.  On failure @c holds none.
+ * A blob into @c's filters, its head in @h; bounded by @d as the copy is
+ * (NULL: a file, no deadline).  On failure @c holds none.
  */
-static int read_blob(int fd, long long deadline, struct blob_head *h,
+static int read_blob(int fd, const struct hj_deadline *d, struct blob_head *h,
 		     struct hj_confinement *c)
 {
 	int r;
 
-	r = hj_read_full_until(fd, h, sizeof(*h), deadline);
+	r = hj_read_full_by(fd, h, sizeof(*h), d);
 	if (r)
 		return r;
 	if (memcmp(h->magic, BLOB_MAGIC, sizeof(h->magic)) || h->version != 1 ||
@@ -250,7 +253,7 @@ static int read_blob(int fd, long long deadline, struct blob_head *h,
 		return h->result < 0 ? h->result : -EINVAL;
 	if (!h->nfilters)
 		return -EINVAL;
-	return read_filters(fd, deadline, h->nfilters, c);
+	return read_filters(fd, d, h->nfilters, c);
 }
 
 /* The copying child: its own session, a deadline, the result down @wfd. */
@@ -266,7 +269,7 @@ static __attribute__((noreturn)) void copy_child(int wfd, pid_t pid)
 	sigemptyset(&alrm);
 	sigaddset(&alrm, SIGALRM);
 	sigprocmask(SIG_UNBLOCK, &alrm, NULL);
-	alarm(HJ_FILTER_COPY_MS / 1000);
+	alarm(HJ_CHILD_WALL_MAX_MS / 1000);
 	r = seize_and_read(pid, &c);
 	/* detached: the init runs again before a byte is written */
 	write_blob(wfd, r, pid, 0, &c);
@@ -275,7 +278,7 @@ static __attribute__((noreturn)) void copy_child(int wfd, pid_t pid)
 
 int hj_filters_copy(pid_t pid, struct hj_confinement *c)
 {
-	long long deadline = hj_now_ms() + HJ_FILTER_COPY_MS + 1000;
+	struct hj_deadline d;
 	struct blob_head h;
 	int p[2], r, status = 0, w;
 	pid_t child;
@@ -294,14 +297,15 @@ int hj_filters_copy(pid_t pid, struct hj_confinement *c)
 		copy_child(p[1], pid);
 	}
 	close(p[1]);
-	r = read_blob(p[0], deadline, &h, c);
+	hj_deadline_child(&d, child, HJ_FILTER_COPY_MS);
+	r = read_blob(p[0], &d, &h, c);
 	close(p[0]);
 	if (r)
 		kill(child, SIGKILL); /* its exit lets the init go */
 	do
 		w = waitpid(child, &status, 0);
 	while (w < 0 && errno == EINTR);
-	/* killed by its own alarm(): the init never stopped */
+	/* killed by its own alarm(): the init never stopped, nor did we */
 	if (r == -EPIPE && w == child && WIFSIGNALED(status) &&
 	    WTERMSIG(status) == SIGALRM)
 		r = -ETIMEDOUT;
@@ -380,7 +384,7 @@ int hj_filters_load(const struct hj_target *t, unsigned int count,
 		   (st.st_mode & 077) || st.st_nlink != 1) {
 		r = -EPERM;
 	} else {
-		r = read_blob(fd, -1, &h, c);
+		r = read_blob(fd, NULL, &h, c);
 		if (!r && (h.pid != t->pid || h.starttime != t->starttime ||
 			   h.nfilters != count))
 			r = -ENODATA; /* another init's, or filters since */

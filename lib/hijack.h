@@ -267,11 +267,37 @@ long long hj_now_ms(void);
  */
 int hj_read_full(int fd, void *buf, size_t len);
 int hj_read_full_until(int fd, void *buf, size_t len, long long deadline);
+/*
+ * A deadline.  On the wall clock (hj_deadline_wall(): at @deadline, an
+ * hj_now_ms() value; -1: none), or on a child's (hj_deadline_child():
+ * @limit_ms of the time child @child spends asleep from now).  A child's
+ * time asleep is the wall time less its time running and waiting to run
+ * (/proc/PID/schedstat, whose run-queue delay includes a CPU quota's
+ * throttling): on a loaded machine a helper that is runnable but not
+ * running is slow, not stuck, and refusing the login then helps nobody,
+ * while a helper blocked on something of the container's (a FIFO, a FUSE
+ * server that never answers, an init that never stops) or stopped by its
+ * user sleeps and meets the deadline as on the wall clock.  The wall
+ * clock still ends a child's wait at HJ_CHILD_WALL_MAX_MS; without
+ * schedstat it is the wall clock alone.  hj_deadline_left(): the ms
+ * left, <= 0 once passed.
+ */
+struct hj_deadline {
+	long long start; /* hj_now_ms() at the start */
+	long long limit_ms; /* -1: none */
+	long long cpu0; /* the child's time on a CPU at the start, or -1 */
+	pid_t child; /* 0: the wall clock */
+};
+#define HJ_CHILD_WALL_MAX_MS 120000
+void hj_deadline_wall(struct hj_deadline *d, long long deadline);
+void hj_deadline_child(struct hj_deadline *d, pid_t child, int limit_ms);
+long long hj_deadline_left(const struct hj_deadline *d);
+int hj_read_full_by(int fd, void *buf, size_t len, const struct hj_deadline *d);
 int hj_write_full(int fd, const void *buf, size_t len);
 /*
  * The parent's side of child @pid that writes a @size-byte report down
- * @fd and exits 0: the report, read within @timeout_ms, and the child
- * reaped.  0; -ETIMEDOUT when it was late (it is killed: a child stuck
+ * @fd and exits 0: the report, read within @timeout_ms of the child's
+ * time asleep (struct hj_deadline), and the child reaped.  0; -ETIMEDOUT when it was late (it is killed: a child stuck
  * on a container's FIFO or FUSE file); -EPIPE when it died, exited
  * non-zero or wrote less.  The caller still checks what came back as
  * if the container had written it.
@@ -293,7 +319,7 @@ int hj_child_report(pid_t pid, int fd, void *rep, size_t size, int timeout_ms);
  * The parent's side of child @pid that writes what it has to say down @fd
  * and exits: all of it up to @size - 1 bytes in @buf, NUL-terminated,
  * its length in @len, and the child reaped with its wait status in
- * @status, all within @timeout_ms.  0; -ETIMEDOUT when it was late and
+ * @status, all within @timeout_ms of its time asleep.  0; -ETIMEDOUT when it was late and
  * -E2BIG when it said more (killed either way, @buf holds what came).
  */
 int hj_child_output(pid_t pid, int fd, char *buf, size_t size, int timeout_ms,

@@ -8,8 +8,11 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -46,29 +49,97 @@ int hj_write_full(int fd, const void *buf, size_t len)
 }
 
 /*
- * One read(2) of at most @len bytes once @fd is readable by @deadline (-1:
- * none): the count, 0 at end of file, -ETIMEDOUT or -errno.
+ * The time @pid has spent running or waiting to run, in ms
+ * (/proc/PID/schedstat: its run time and run-queue delay; the delay
+ * includes the time a cgroup's CPU quota throttled it), or -1 without it
+ * (a kernel without CONFIG_SCHED_INFO, a child already reaped).
  */
-static ssize_t read_some_until(int fd, void *buf, size_t len,
-			       long long deadline)
+static long long cpu_ms(pid_t pid)
+{
+	unsigned long long run, delay;
+	char path[64], buf[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu %llu", &run, &delay) != 2)
+		return -1;
+	return (long long)((run + delay) / 1000000);
+}
+
+void hj_deadline_wall(struct hj_deadline *d, long long deadline)
+{
+	d->start = hj_now_ms();
+	d->limit_ms = deadline < 0 ? -1 : deadline - d->start;
+	d->child = 0;
+	d->cpu0 = 0;
+}
+
+void hj_deadline_child(struct hj_deadline *d, pid_t child, int limit_ms)
+{
+	d->start = hj_now_ms();
+	d->limit_ms = limit_ms;
+	d->child = child;
+	d->cpu0 = cpu_ms(child);
+}
+
+long long hj_deadline_left(const struct hj_deadline *d)
+{
+	long long wall = hj_now_ms() - d->start, waited = wall, cpu;
+
+	if (d->limit_ms < 0)
+		return LLONG_MAX;
+	if (d->child > 0) {
+		if (wall >= HJ_CHILD_WALL_MAX_MS)
+			return 0;
+		cpu = d->cpu0 < 0 ? -1 : cpu_ms(d->child);
+		if (cpu >= d->cpu0)
+			waited = wall - (cpu - d->cpu0);
+		if (waited > wall)
+			waited = wall;
+		if (d->limit_ms - waited > HJ_CHILD_WALL_MAX_MS - wall)
+			return HJ_CHILD_WALL_MAX_MS - wall;
+	}
+	return d->limit_ms - waited;
+}
+
+/*
+ * One read(2) of at most @len bytes once @fd is readable by @d's deadline
+ * (NULL: none): the count, 0 at end of file, -ETIMEDOUT or -errno.  A
+ * child's deadline is looked at again every HJ_CHILD_TICK_MS: the
+ * child's clock does not run while it does.
+ */
+#define HJ_CHILD_TICK_MS 50
+static ssize_t read_some_by(int fd, void *buf, size_t len,
+			    const struct hj_deadline *d)
 {
 	for (;;) {
 		ssize_t n;
 
-		if (deadline >= 0) {
+		if (d && d->limit_ms >= 0) {
 			struct pollfd pfd = { .fd = fd, .events = POLLIN };
-			long long left = deadline - hj_now_ms();
+			long long left = hj_deadline_left(d);
 			int pr;
 
 			if (left <= 0)
 				return -ETIMEDOUT;
+			if (d->child > 0 && left > HJ_CHILD_TICK_MS)
+				left = HJ_CHILD_TICK_MS;
 			pr = poll(&pfd, 1, (int)left);
 			if (pr < 0 && errno == EINTR)
 				continue;
 			if (pr < 0)
 				return -errno;
 			if (pr == 0)
-				return -ETIMEDOUT;
+				continue; /* the deadline is looked at above */
 		}
 		n = read(fd, buf, len);
 		if (n < 0 && errno == EINTR)
@@ -77,12 +148,12 @@ static ssize_t read_some_until(int fd, void *buf, size_t len,
 	}
 }
 
-int hj_read_full_until(int fd, void *buf, size_t len, long long deadline)
+int hj_read_full_by(int fd, void *buf, size_t len, const struct hj_deadline *d)
 {
 	char *p = buf;
 
 	while (len) {
-		ssize_t n = read_some_until(fd, p, len, deadline);
+		ssize_t n = read_some_by(fd, p, len, d);
 
 		if (n < 0)
 			return (int)n;
@@ -94,9 +165,17 @@ int hj_read_full_until(int fd, void *buf, size_t len, long long deadline)
 	return 0;
 }
 
+int hj_read_full_until(int fd, void *buf, size_t len, long long deadline)
+{
+	struct hj_deadline d;
+
+	hj_deadline_wall(&d, deadline);
+	return hj_read_full_by(fd, buf, len, &d);
+}
+
 int hj_read_full(int fd, void *buf, size_t len)
 {
-	return hj_read_full_until(fd, buf, len, -1);
+	return hj_read_full_by(fd, buf, len, NULL);
 }
 
 /* fds [lo, hi]; a loop where close_range(2) is missing (before 5.9) */
@@ -120,11 +199,11 @@ void hj_close_from(int from, int keep)
 }
 
 /*
- * Wait for @pid until @deadline: 0 with its wait status in @status,
+ * Wait for @pid by @d's deadline: 0 with its wait status in @status,
  * -ETIMEDOUT, or -errno.  Polled with a backoff from 0.1 ms to 10 ms: the
  * children waited for here exit at once, or were just killed.
  */
-static int wait_until(pid_t pid, int *status, long long deadline)
+static int wait_by(pid_t pid, int *status, const struct hj_deadline *d)
 {
 	struct timespec tick = { 0, 100 * 1000 };
 	pid_t w;
@@ -135,7 +214,7 @@ static int wait_until(pid_t pid, int *status, long long deadline)
 			return 0;
 		if (w < 0 && errno != EINTR)
 			return -errno;
-		if (hj_now_ms() >= deadline)
+		if (hj_deadline_left(d) <= 0)
 			return -ETIMEDOUT;
 		nanosleep(&tick, NULL);
 		if (tick.tv_nsec < 10 * 1000 * 1000)
@@ -146,20 +225,22 @@ static int wait_until(pid_t pid, int *status, long long deadline)
 int hj_kill_reap(pid_t pid, int grace_ms)
 {
 	int status;
+	struct hj_deadline d;
 
 	kill(pid, SIGKILL);
-	if (wait_until(pid, &status, hj_now_ms() + grace_ms) == -ETIMEDOUT)
+	hj_deadline_wall(&d, hj_now_ms() + grace_ms);
+	if (wait_by(pid, &status, &d) == -ETIMEDOUT)
 		return -ETIMEDOUT;
 	return 0;
 }
 
 /*
- * Reap @pid by @deadline, else kill it: a helper that reported and then
- * sat stopped by its user's SIGSTOP must not hold us.
+ * Reap @pid by @d's deadline, else kill it: a helper that reported and
+ * then sat stopped by its user's SIGSTOP must not hold us.
  */
-static int reap_until(pid_t pid, int *status, long long deadline)
+static int reap_by(pid_t pid, int *status, const struct hj_deadline *d)
 {
-	int r = wait_until(pid, status, deadline);
+	int r = wait_by(pid, status, d);
 
 	if (r == -ETIMEDOUT)
 		hj_kill_reap(pid, HJ_KILL_GRACE_MS);
@@ -168,16 +249,17 @@ static int reap_until(pid_t pid, int *status, long long deadline)
 
 int hj_child_report(pid_t pid, int fd, void *rep, size_t size, int timeout_ms)
 {
-	long long deadline = hj_now_ms() + timeout_ms;
+	struct hj_deadline d;
 	int r, w, status = 0;
 
-	r = hj_read_full_until(fd, rep, size, deadline);
+	hj_deadline_child(&d, pid, timeout_ms);
+	r = hj_read_full_by(fd, rep, size, &d);
 	if (r == -ETIMEDOUT) {
 		/* late, or stuck on something of the container's: it goes */
 		hj_kill_reap(pid, HJ_KILL_GRACE_MS);
 		return r;
 	}
-	w = reap_until(pid, &status, deadline);
+	w = reap_by(pid, &status, &d);
 	if (w == -ETIMEDOUT)
 		return w;
 	if (r || w || !WIFEXITED(status) || WEXITSTATUS(status))
@@ -188,10 +270,11 @@ int hj_child_report(pid_t pid, int fd, void *rep, size_t size, int timeout_ms)
 int hj_child_output(pid_t pid, int fd, char *buf, size_t size, int timeout_ms,
 		    size_t *lenp, int *status)
 {
-	long long deadline = hj_now_ms() + timeout_ms;
+	struct hj_deadline d;
 	size_t len = 0;
 	int r = 0;
 
+	hj_deadline_child(&d, pid, timeout_ms);
 	*status = 0;
 	for (;;) {
 		ssize_t n;
@@ -200,7 +283,7 @@ int hj_child_output(pid_t pid, int fd, char *buf, size_t size, int timeout_ms,
 			r = -E2BIG;
 			break;
 		}
-		n = read_some_until(fd, buf + len, size - 1 - len, deadline);
+		n = read_some_by(fd, buf + len, size - 1 - len, &d);
 		if (n <= 0) {
 			r = (int)n;
 			break;
@@ -214,5 +297,5 @@ int hj_child_output(pid_t pid, int fd, char *buf, size_t size, int timeout_ms,
 		hj_kill_reap(pid, HJ_KILL_GRACE_MS);
 		return r;
 	}
-	return reap_until(pid, status, deadline);
+	return reap_by(pid, status, &d);
 }

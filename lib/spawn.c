@@ -403,6 +403,7 @@ static pid_t spawn_stock(struct hj_target *t, const struct hj_spawn_opts *o,
 	struct prep p = { .rootfd = -1, .cwdfd = -1, .v2fd = -1 };
 	struct report rep = { -EPIPE, 0 };
 	int repp[2] = { -1, -1 };
+	struct hj_deadline dl;
 	pid_t ipid = -1;
 	int r, status;
 
@@ -437,8 +438,8 @@ static pid_t spawn_stock(struct hj_target *t, const struct hj_spawn_opts *o,
 	 * a FUSE server may never answer: its report comes within a
 	 * deadline, or I is killed and not waited for.
 	 */
-	r = hj_read_full_until(repp[0], &rep, sizeof(rep),
-			       hj_now_ms() + HJ_CHILD_REPORT_MS);
+	hj_deadline_child(&dl, ipid, HJ_CHILD_REPORT_MS);
+	r = hj_read_full_by(repp[0], &rep, sizeof(rep), &dl);
 	if (r == -ETIMEDOUT)
 		hj_kill_reap(ipid, HJ_KILL_GRACE_MS);
 	else
@@ -464,6 +465,7 @@ static pid_t spawn_native(int nr, struct hj_target *t,
 {
 	struct report rep = { -EPIPE, 0 };
 	struct prep none = { .rootfd = -1, .cwdfd = -1, .v2fd = -1 };
+	struct hj_deadline dl;
 	int repp[2], status, r;
 	long pid;
 
@@ -496,8 +498,8 @@ static pid_t spawn_native(int nr, struct hj_target *t,
 	}
 	close(repp[1]);
 	/* the child's chdir() may stall as I's does in spawn_stock() */
-	r = hj_read_full_until(repp[0], &rep, sizeof(rep),
-			       hj_now_ms() + HJ_CHILD_REPORT_MS);
+	hj_deadline_child(&dl, (pid_t)pid, HJ_CHILD_REPORT_MS);
+	r = hj_read_full_by(repp[0], &rep, sizeof(rep), &dl);
 	close(repp[0]);
 	if (r == -ETIMEDOUT) {
 		hj_kill_reap((pid_t)pid, HJ_KILL_GRACE_MS);

@@ -1558,6 +1558,35 @@ END_TEST
 /* a child of ours that writes @what to @fd (if any), then does @then */
 enum child_then { THEN_EXIT0, THEN_EXIT3, THEN_STOP, THEN_SLEEP };
 
+/*
+ * Keep a CPU busy for @ms of wall time, sharing it with a second spinner
+ * on the same CPU: half of that time running, half waiting to run.
+ */
+static void spin_shared(long long ms)
+{
+	long long end = hj_now_ms() + ms;
+	cpu_set_t one;
+	pid_t hog;
+
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu() < 0 ? 0 : sched_getcpu(), &one);
+	sched_setaffinity(0, sizeof(one), &one);
+	hog = fork();
+	if (hog == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(0);
+		for (;;)
+			;
+	}
+	while (hj_now_ms() < end)
+		;
+	if (hog > 0) {
+		kill(hog, SIGKILL);
+		waitpid(hog, NULL, 0);
+	}
+}
+
 static pid_t helper_child(int p[2], const char *what, size_t n,
 			  enum child_then then)
 {
@@ -1664,6 +1693,36 @@ START_TEST(child_report_bounded)
 }
 END_TEST
 
+/*
+ * Busy for 900 ms before it reports, with a 300 ms deadline: the deadline
+ * counts the child's time asleep, and a child running or waiting for a
+ * CPU (a loaded machine) is not asleep.
+ */
+START_TEST(child_report_busy_not_late)
+{
+	char rep[4] = "";
+	long long t0;
+	pid_t pid;
+	int p[2];
+
+	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(p[0]);
+		spin_shared(900);
+		_exit(hj_write_full(p[1], "spun", 4) ? 9 : 0);
+	}
+	close(p[1]);
+	t0 = hj_now_ms();
+	ck_assert_int_eq(hj_child_report(pid, p[0], rep, 4, 300), 0);
+	ck_assert_int_ge(hj_now_ms() - t0, 800);
+	ck_assert_int_eq(memcmp(rep, "spun", 4), 0);
+	ck_assert(reaped(pid));
+	close(p[0]);
+}
+END_TEST
+
 static Suite *lib_suite(bool root)
 {
 	Suite *s = suite_create("libhijack");
@@ -1691,6 +1750,7 @@ static Suite *lib_suite(bool root)
 	tcase_add_test(parse, strerror_words);
 	tcase_add_test(parse, escape_controls);
 	tcase_add_test(parse, child_report_bounded);
+	tcase_add_test(parse, child_report_busy_not_late);
 	suite_add_tcase(s, parse);
 	tcase_add_test(cgroup, not_a_cgroup_file_is_ebadf);
 	tcase_add_test(cgroup, spec_refuses_escapes);
