@@ -218,8 +218,8 @@ int tty_send(int sock, int code, int fd)
 /*
  * The other end of tty_send(), waiting at most @timeout_ms (-1: for
  * ever) of the time @child, who answers, spends asleep (struct
- * hj_deadline).  *@fd is -1 when none came; anything but one message with at
- * most one fd is -EPROTO, nothing within the time -ETIMEDOUT.
+ * hj_deadline).  *@fd is -1 when none came; anything but one message
+ * with at most one fd is -EPROTO, nothing within the time -ETIMEDOUT.
  */
 int tty_recv(int sock, int *code, int *fd, pid_t child, int timeout_ms)
 {
@@ -233,32 +233,15 @@ int tty_recv(int sock, int *code, int *fd, pid_t child, int timeout_ms)
 			      .msg_iovlen = 1,
 			      .msg_control = c.buf,
 			      .msg_controllen = sizeof(c.buf) };
-	struct pollfd p = { sock, POLLIN, 0 };
 	struct cmsghdr *h;
 	ssize_t r;
 	int n;
 
 	*fd = -1;
-	if (timeout_ms < 0)
-		hj_deadline_wall(&d, -1);
-	else
-		hj_deadline_child(&d, child, timeout_ms);
-	for (;;) {
-		long long left = hj_deadline_left(&d);
-
-		if (left <= 0)
-			return -ETIMEDOUT;
-		/* a child's clock is looked at every 50 ms */
-		if (timeout_ms < 0)
-			left = -1;
-		else if (left > 50)
-			left = 50;
-		n = poll(&p, 1, (int)left);
-		if (n < 0 && errno != EINTR)
-			return -errno;
-		if (n > 0)
-			break;
-	}
+	hj_deadline_child(&d, child, timeout_ms);
+	n = hj_wait_readable(sock, &d);
+	if (n)
+		return n;
 	do
 		r = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
 	while (r < 0 && errno == EINTR);

@@ -12,8 +12,8 @@
  * pending interrupt).  The deadline counts the child's time asleep
  * (struct hj_deadline), so that a login storm that keeps the child off
  * the CPU does not pass for an init that never stops; an alarm() at
- * HJ_CHILD_WALL_MAX_MS ends the child even if we are gone.  And only a process the logging-in user cannot
- * signal copies: pam_hijack's session step, root in sshd's monitor,
+ * HJ_CHILD_WALL_MAX_MS ends the child even if we are gone.  And only a
+ * process the logging-in user cannot signal copies: pam_hijack's session step, root in sshd's monitor,
  * copies once per init and keeps the copy in HJ_FILTERS_DIR, root's
  * only, named by the init's pid and start time; hijack-shell, which the
  * user may stop at any moment, only reads it there.  A copy is current

@@ -280,7 +280,8 @@ int hj_read_full_until(int fd, void *buf, size_t len, long long deadline);
  * user sleeps and meets the deadline as on the wall clock.  The wall
  * clock still ends a child's wait at HJ_CHILD_WALL_MAX_MS; without
  * schedstat it is the wall clock alone.  hj_deadline_left(): the ms
- * left, <= 0 once passed.
+ * left, <= 0 once passed.  hj_wait_readable(): 0 once @fd is readable,
+ * -ETIMEDOUT at @d's deadline (NULL: none), or -errno.
  */
 struct hj_deadline {
 	long long start; /* hj_now_ms() at the start */
@@ -292,14 +293,15 @@ struct hj_deadline {
 void hj_deadline_wall(struct hj_deadline *d, long long deadline);
 void hj_deadline_child(struct hj_deadline *d, pid_t child, int limit_ms);
 long long hj_deadline_left(const struct hj_deadline *d);
+int hj_wait_readable(int fd, const struct hj_deadline *d);
 int hj_read_full_by(int fd, void *buf, size_t len, const struct hj_deadline *d);
 int hj_write_full(int fd, const void *buf, size_t len);
 /*
  * The parent's side of child @pid that writes a @size-byte report down
  * @fd and exits 0: the report, read within @timeout_ms of the child's
- * time asleep (struct hj_deadline), and the child reaped.  0; -ETIMEDOUT when it was late (it is killed: a child stuck
- * on a container's FIFO or FUSE file); -EPIPE when it died, exited
- * non-zero or wrote less.  The caller still checks what came back as
+ * time asleep (struct hj_deadline), and the child reaped.  0; -ETIMEDOUT
+ * when it was late (it is killed: a child stuck on a container's FIFO or
+ * FUSE file); -EPIPE when it died, exited non-zero or wrote less.  The caller still checks what came back as
  * if the container had written it.
  */
 #define HJ_CHILD_REPORT_MS 10000
@@ -319,8 +321,9 @@ int hj_child_report(pid_t pid, int fd, void *rep, size_t size, int timeout_ms);
  * The parent's side of child @pid that writes what it has to say down @fd
  * and exits: all of it up to @size - 1 bytes in @buf, NUL-terminated,
  * its length in @len, and the child reaped with its wait status in
- * @status, all within @timeout_ms of its time asleep.  0; -ETIMEDOUT when it was late and
- * -E2BIG when it said more (killed either way, @buf holds what came).
+ * @status, all within @timeout_ms of its time asleep.  0; -ETIMEDOUT
+ * when it was late and -E2BIG when it said more (killed either way, @buf
+ * holds what came).
  */
 int hj_child_output(pid_t pid, int fd, char *buf, size_t size, int timeout_ms,
 		    size_t *len, int *status);

@@ -88,36 +88,58 @@ void hj_deadline_child(struct hj_deadline *d, pid_t child, int limit_ms)
 	d->start = hj_now_ms();
 	d->limit_ms = limit_ms;
 	d->child = child;
-	d->cpu0 = cpu_ms(child);
+	d->cpu0 = limit_ms < 0 ? -1 : cpu_ms(child);
 }
 
 long long hj_deadline_left(const struct hj_deadline *d)
 {
-	long long wall = hj_now_ms() - d->start, waited = wall, cpu;
+	long long wall = hj_now_ms() - d->start, waited = wall, cpu, left;
 
 	if (d->limit_ms < 0)
 		return LLONG_MAX;
-	if (d->child > 0) {
-		if (wall >= HJ_CHILD_WALL_MAX_MS)
+	if (d->child <= 0)
+		return d->limit_ms - wall;
+	cpu = cpu_ms(d->child);
+	if (d->cpu0 >= 0 && cpu >= d->cpu0)
+		waited = wall - (cpu - d->cpu0);
+	left = d->limit_ms - waited;
+	return left < HJ_CHILD_WALL_MAX_MS - wall ? left :
+						    HJ_CHILD_WALL_MAX_MS - wall;
+}
+
+/*
+ * A child's deadline is looked at again every HJ_CHILD_TICK_MS: the
+ * child's clock does not run while we sleep.
+ */
+#define HJ_CHILD_TICK_MS 50
+
+int hj_wait_readable(int fd, const struct hj_deadline *d)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	for (;;) {
+		long long left = -1;
+		int pr;
+
+		if (d && d->limit_ms >= 0) {
+			left = hj_deadline_left(d);
+			if (left <= 0)
+				return -ETIMEDOUT;
+			if (d->child > 0 && left > HJ_CHILD_TICK_MS)
+				left = HJ_CHILD_TICK_MS;
+		}
+		pr = poll(&pfd, 1, (int)left);
+		if (pr > 0)
 			return 0;
-		cpu = d->cpu0 < 0 ? -1 : cpu_ms(d->child);
-		if (cpu >= d->cpu0)
-			waited = wall - (cpu - d->cpu0);
-		if (waited > wall)
-			waited = wall;
-		if (d->limit_ms - waited > HJ_CHILD_WALL_MAX_MS - wall)
-			return HJ_CHILD_WALL_MAX_MS - wall;
+		if (pr < 0 && errno != EINTR)
+			return -errno;
 	}
-	return d->limit_ms - waited;
 }
 
 /*
  * One read(2) of at most @len bytes once @fd is readable by @d's deadline
- * (NULL: none): the count, 0 at end of file, -ETIMEDOUT or -errno.  A
- * child's deadline is looked at again every HJ_CHILD_TICK_MS: the
- * child's clock does not run while it does.
+ * (NULL: none): the count, 0 at end of file, -ETIMEDOUT or -errno.
  */
-#define HJ_CHILD_TICK_MS 50
 static ssize_t read_some_by(int fd, void *buf, size_t len,
 			    const struct hj_deadline *d)
 {
@@ -125,21 +147,10 @@ static ssize_t read_some_by(int fd, void *buf, size_t len,
 		ssize_t n;
 
 		if (d && d->limit_ms >= 0) {
-			struct pollfd pfd = { .fd = fd, .events = POLLIN };
-			long long left = hj_deadline_left(d);
-			int pr;
+			int r = hj_wait_readable(fd, d);
 
-			if (left <= 0)
-				return -ETIMEDOUT;
-			if (d->child > 0 && left > HJ_CHILD_TICK_MS)
-				left = HJ_CHILD_TICK_MS;
-			pr = poll(&pfd, 1, (int)left);
-			if (pr < 0 && errno == EINTR)
-				continue;
-			if (pr < 0)
-				return -errno;
-			if (pr == 0)
-				continue; /* the deadline is looked at above */
+			if (r)
+				return r;
 		}
 		n = read(fd, buf, len);
 		if (n < 0 && errno == EINTR)
@@ -224,8 +235,8 @@ static int wait_by(pid_t pid, int *status, const struct hj_deadline *d)
 
 int hj_kill_reap(pid_t pid, int grace_ms)
 {
-	int status;
 	struct hj_deadline d;
+	int status;
 
 	kill(pid, SIGKILL);
 	hj_deadline_wall(&d, hj_now_ms() + grace_ms);

@@ -1565,11 +1565,12 @@ enum child_then { THEN_EXIT0, THEN_EXIT3, THEN_STOP, THEN_SLEEP };
 static void spin_shared(long long ms)
 {
 	long long end = hj_now_ms() + ms;
+	int cpu = sched_getcpu();
 	cpu_set_t one;
 	pid_t hog;
 
 	CPU_ZERO(&one);
-	CPU_SET(sched_getcpu() < 0 ? 0 : sched_getcpu(), &one);
+	CPU_SET(cpu < 0 ? 0 : cpu, &one);
 	sched_setaffinity(0, sizeof(one), &one);
 	hog = fork();
 	if (hog == 0) {
