@@ -349,10 +349,10 @@ if [ -n "$KMEMLEAK" ]; then
 	echo scan > $KMEMLEAK
 	echo scan > $KMEMLEAK
 	# A debugfs file's size is 0 whatever it holds: read it.  Objects
-	# that start_kernel() allocated are boot's, not the tests' (with ACPI
-	# on, ACPI's caches from acpi_ut_create_caches() are reported after a
-	# while, though the scan at boot did not see them): shown as
-	# "boot-time object", not counted.  Any other object fails.
+	# that start_kernel() allocated are boot's, not the tests' (when the
+	# guest had ACPI, its caches from acpi_ut_create_caches() were
+	# reported after a while, though the scan at boot did not see them):
+	# shown as "boot-time object", not counted.  Any other object fails.
 	cat $KMEMLEAK | awk '
 		function flush() {
 			if (rec == "")
@@ -401,33 +401,15 @@ build_initramfs() {
 run_guest() {
 	local mode=$1
 	local b=$CACHE/build-$mode label=kernel timeout rc=0
-	local glog=$CACHE/guest-$mode.log pass fail reports append khz
+	local glog=$CACHE/guest-$mode.log pass fail reports
 
-	append='console=ttyS0 panic=-1 rdinit=/init tsc=reliable'
-	# Under TCG the guest's TSC runs at the host's rate.  Calibration
-	# against the PIT fails on a loaded host, and then the kernel marks
-	# the TSC unstable and the vDSO tests lose their clocksource.  Give
-	# it the rate instead.  (Before the rate was given, the debug kernel
-	# on two vCPUs once had not reached the tests after 7 min; with it,
-	# it reaches them about 10 s into the boot.)
-	khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
-	[ -n "$khz" ] && [ "$khz" -gt 0 ] && append+=" tsc_early_khz=$khz"
 	[ "$mode" = debug ] && label=kernel-debug
 	timeout=${HIJACK_QEMU_TIMEOUT:-1200}
 	[ "$mode" = debug ] && timeout=${HIJACK_QEMU_TIMEOUT:-2700}
 
 	log "booting ($mode), timeout ${timeout}s, log in $glog"
-	# Two vCPUs, one host thread each (multi-threaded TCG), so races
-	# really interleave.  tsc=reliable makes the TSC the clocksource,
-	# which the vDSO reads directly (jiffies would send every vDSO
-	# clock_gettime() to the system call, and hide time namespace bugs).
-	timeout "$timeout" qemu-system-x86_64 -accel tcg,thread=multi \
-		-cpu max -m 256M -smp 2 \
-		-nographic -no-reboot -kernel "$b/arch/x86/boot/bzImage" \
-		-initrd "$CACHE/initrd-$mode.cpio.gz" \
-		-append "$append" \
-		</dev/null |
-		tr -d '\r' >"$glog" || rc=$?
+	kboot "$timeout" "$b/arch/x86/boot/bzImage" \
+		"$CACHE/initrd-$mode.cpio.gz" >"$glog" || rc=$?
 
 	grep -E '^(PASS|FAIL|BENCH) ' "$glog" | sed "s/^/$label: /" || true
 

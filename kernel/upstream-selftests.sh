@@ -213,18 +213,12 @@ build_initramfs() {
 }
 
 boot() { # NAME KERNEL: log in guest-NAME.log
-	local name=$1 kernel=$2 glog=$UCACHE/guest-$1.log rc=0 khz append
+	local name=$1 kernel=$2 glog=$UCACHE/guest-$1.log rc=0
 
-	append='console=ttyS0 panic=-1 rdinit=/init tsc=reliable'
-	khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
-	[ -n "$khz" ] && [ "$khz" -gt 0 ] && append+=" tsc_early_khz=$khz"
 	log "booting the $name kernel, log in $glog"
 	SECONDS=0
-	timeout "${HIJACK_QEMU_TIMEOUT:-900}" qemu-system-x86_64 \
-		-accel tcg,thread=multi -cpu max -m 256M -smp 2 \
-		-nographic -no-reboot -kernel "$kernel" \
-		-initrd "$UCACHE/initrd.cpio.gz" -append "$append" \
-		</dev/null | tr -d '\r' >"$glog" || rc=$?
+	kboot "${HIJACK_QEMU_TIMEOUT:-900}" "$kernel" "$UCACHE/initrd.cpio.gz" \
+		>"$glog" || rc=$?
 	log "$name guest: ${SECONDS}s (qemu status $rc)"
 	echo "upstream: $name guest ran ${SECONDS}s"
 	grep -q '^UPSTREAM-GUEST-DONE' "$glog" ||
