@@ -168,3 +168,9 @@ EXTRA_DIST += tests/realhost/run.sh tests/realhost/guest.sh \
 # load and soak over loopback: 200 concurrent logins, 1000 sequential
 TESTS += tests/soak.sh
 EXTRA_DIST += tests/soak.sh tests/FAULTS.md
+
+# the .debs the package tests built (tests/deb-build.sh)
+clean-local: clean-debs
+clean-debs:
+	rm -rf tests/debs
+.PHONY: clean-debs
