@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Build the Debian packages from a clean copy of the source (source after
-# lib.sh), shared by deb.sh and deb-e2e.sh:
+# lib.sh), shared by deb.sh, deb-e2e.sh and the real-host guest:
 #
 #   deb_build DIR   the .debs of this tree in DIR, the output of the
 #                   dpkg-buildpackage -us -uc -b that made them in
