@@ -93,3 +93,40 @@ int hj_ns_differ(pid_t pid, unsigned int *mask)
 	close(mine);
 	return r;
 }
+
+/*
+ * Move the caller into @t's network namespace, and into no other.  This
+ * is pam_hijack's session step: sshd runs it in the privileged process of
+ * a connection, which only then forks the child that serves the
+ * connection's channels, so every forwarded connect() and every remote
+ * listener of the login starts in the container's network.
+ *
+ * The namespace is opened by the pid and is the target's only if the
+ * pidfd says the pinned task lived after the open: a pid is not reused
+ * while its task lives.  0 once /proc/self/ns/net is that namespace, with
+ * its inode in *ino (when not NULL); -ESRCH when the target died.
+ */
+int hj_ns_enter_net(const struct hj_target *t, unsigned long long *ino)
+{
+	struct stat want, now;
+	char path[64];
+	int fd, r;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)t->pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	r = fstat(fd, &want) ? -errno : hj_target_alive(t);
+	if (!r && setns(fd, CLONE_NEWNET))
+		r = -errno;
+	close(fd);
+	if (r)
+		return r;
+	if (stat("/proc/self/ns/net", &now))
+		return -errno;
+	if (now.st_dev != want.st_dev || now.st_ino != want.st_ino)
+		return -EIO;
+	if (ino)
+		*ino = (unsigned long long)want.st_ino;
+	return 0;
+}
