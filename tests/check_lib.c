@@ -1147,50 +1147,6 @@ START_TEST(spec_falls_back_to_v1)
 }
 END_TEST
 
-/*
- * hj_ns_enter_net(): the pinned init's network namespace and no other
- * one; a target that died is -ESRCH and leaves the caller's network as
- * it was.
- */
-START_TEST(net_entered_by_pinned_init)
-{
-	struct stat net0, mnt0, theirs, now;
-	unsigned long long ino = 0;
-	struct hj_target t;
-	pid_t helper, init;
-	char path[64];
-	int home;
-
-	home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-	ck_assert_int_ge(home, 0);
-	ck_assert_int_eq(stat("/proc/self/ns/net", &net0), 0);
-	ck_assert_int_eq(stat("/proc/self/ns/mnt", &mnt0), 0);
-	init = start_container(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET, false,
-			       &helper);
-	snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)init);
-	ck_assert_int_eq(stat(path, &theirs), 0);
-	ck_assert(theirs.st_ino != net0.st_ino);
-	ck_assert_int_eq(hj_target_from_pid(init, &t), 0);
-	ck_assert_int_eq(hj_ns_enter_net(&t, &ino), 0);
-	ck_assert_int_eq(stat("/proc/self/ns/net", &now), 0);
-	ck_assert(now.st_ino == theirs.st_ino && now.st_dev == theirs.st_dev);
-	ck_assert(ino == (unsigned long long)theirs.st_ino);
-	ck_assert_int_eq(stat("/proc/self/ns/mnt", &now), 0);
-	ck_assert(now.st_ino == mnt0.st_ino);
-	ck_assert_int_eq(setns(home, CLONE_NEWNET), 0);
-
-	/* dead: its namespace is not entered, ours stays */
-	stop(helper, init);
-	ino = 0;
-	ck_assert_int_eq(hj_ns_enter_net(&t, &ino), -ESRCH);
-	ck_assert(ino == 0);
-	ck_assert_int_eq(stat("/proc/self/ns/net", &now), 0);
-	ck_assert(now.st_ino == net0.st_ino);
-	hj_target_release(&t);
-	close(home);
-}
-END_TEST
-
 /* /proc/self/fdinfo fields: the mount id agrees with statx's */
 START_TEST(fdinfo_fields)
 {
@@ -1818,7 +1774,7 @@ static Suite *lib_suite(bool root)
 		   confinement_of_unconfined,
 		   confinement_caps_cut_without_probing, spec_falls_back_to_v1,
 		   spec_tree_v2, spec_tree_v1, spec_tree_bounded,
-		   state_pids_max_and_frozen, net_entered_by_pinned_init);
+		   state_pids_max_and_frozen);
 	return s;
 }
 
