@@ -24,8 +24,11 @@
  *     (the rule changed since the login);
  *   - since: the relay's start time (/proc/PID/stat) on the boot clock;
  *   - from: the peer of the TCP connection the relay's parent (sshd's
- *     session process) holds, from the kernel's socket table of that
- *     process's network namespace; never SSH_CONNECTION: the relay runs
+ *     session process) holds, from the kernel's socket table of the
+ *     network namespace the socket lives in: that process's, or that of
+ *     its nearest ancestor whose table lists it, as pam_hijack's session
+ *     step moves sshd's session into the container's network after the
+ *     listener accepted the connection; never SSH_CONNECTION: the relay runs
  *     with an empty environment, and the session's is its user's to
  *     change (any process inside may exec itself with another).
  *
@@ -280,14 +283,27 @@ static int tcp_addr(const char *hex, unsigned int port, bool v6, char *out,
 	return 0;
 }
 
-/* the peer of an established TCP connection among @pid's sockets */
-static bool tcp_peer(pid_t pid, char *out, size_t size)
+/* @pid's parent, 0 when unknown */
+static pid_t parent_of(pid_t pid)
+{
+	char buf[4096];
+	const char *p;
+	size_t len;
+
+	if (hj_proc_read(pid, "status", buf, sizeof(buf), &len))
+		return 0;
+	p = strstr(buf, "\nPPid:");
+	return p ? (pid_t)strtol(p + 6, NULL, 10) : 0;
+}
+
+/* the peer of the established connection among @inos in @pid's tables */
+static bool tcp_lookup(pid_t pid, const unsigned long *inos, size_t n,
+		       char *out, size_t size)
 {
 	static const char *const tables[] = { "net/tcp", "net/tcp6" };
-	unsigned long inos[WHO_SOCKETS_MAX];
-	size_t n = socket_inodes(pid, inos, WHO_SOCKETS_MAX), t, i;
+	size_t t, i;
 
-	for (t = 0; n && t < 2; t++) {
+	for (t = 0; t < 2; t++) {
 		char path[64], line[512], rem[40];
 		unsigned int port, st;
 		unsigned long ino;
@@ -313,6 +329,28 @@ static bool tcp_peer(pid_t pid, char *out, size_t size)
 				}
 		}
 		fclose(f);
+	}
+	return false;
+}
+
+/*
+ * The peer of an established TCP connection among @pid's sockets.  A
+ * socket is listed in the table of the network namespace it was made in,
+ * which is the listener's: @pid may have moved to another since (sshd's
+ * session process, moved by pam_hijack), so the tables of @pid's
+ * ancestors are read too, nearest first, the host's init excepted.
+ */
+#define WHO_ANCESTORS_MAX 4
+static bool tcp_peer(pid_t pid, char *out, size_t size)
+{
+	unsigned long inos[WHO_SOCKETS_MAX];
+	size_t n = socket_inodes(pid, inos, WHO_SOCKETS_MAX);
+	int depth;
+
+	for (depth = 0; n && pid > 1 && depth < WHO_ANCESTORS_MAX; depth++) {
+		if (tcp_lookup(pid, inos, n, out, size))
+			return true;
+		pid = parent_of(pid);
 	}
 	return false;
 }
@@ -370,8 +408,7 @@ static int relay(pid_t pid, const struct who_ctx *ctx, struct who_row *row)
 	unsigned long long start, start2;
 	struct hj_mapping m;
 	struct passwd *pw;
-	pid_t ppid = 0;
-	const char *p;
+	pid_t ppid;
 	size_t len;
 	time_t t;
 
@@ -385,9 +422,7 @@ static int relay(pid_t pid, const struct who_ctx *ctx, struct who_row *row)
 		return -ENOENT;
 	if (!strstr(buf, "\nNoNewPrivs:\t1\n"))
 		return -ENOENT;
-	p = strstr(buf, "\nPPid:");
-	if (p)
-		ppid = (pid_t)strtol(p + 6, NULL, 10);
+	ppid = parent_of(pid);
 	/* its parent, sshd's session process, is on the host too */
 	if (ppid <= 0 || !on_host(ppid, ctx))
 		return -ENOENT;
