@@ -233,6 +233,8 @@ int hj_cgroup_delegate(const char *base, const char *user, uid_t uid,
 const char *hj_ns_name(unsigned int bit);
 int hj_ns_differ(pid_t pid, unsigned int *mask);
 int hj_ns_clone_flags(unsigned int mask);
+int hj_ns_enter_net(const struct hj_target *t, unsigned long long *ino);
+int hj_ns_net_in_userns(const struct hj_target *t);
 
 /*
  * userns.c: the target's user namespace as a login of host @uid/@gid

@@ -291,43 +291,87 @@ static int check_container(pam_handle_t *pamh, const struct options *o,
 }
 
 /*
- * The init's seccomp filters, copied by this process (root, in sshd's
- * monitor: a process the user cannot signal) and kept for hijack-shell,
- * which only ever reads the copy (HJ_CONFINE_CACHED).  The init is
- * stopped for a copy once: at the first login after it started or added
- * a filter; later logins find the copy current and stop nothing.
+ * What the session step does to the container before the login goes on,
+ * on the init pinned once (hj_container_state(), as every check):
+ *
+ * - The init's seccomp filters, copied by this process (root, in sshd's
+ *   monitor: a process the user cannot signal) and kept for hijack-shell,
+ *   which only ever reads the copy (HJ_CONFINE_CACHED).  The init is
+ *   stopped for a copy once: at the first login after it started or added
+ *   a filter; later logins find the copy current and stop nothing.
+ *
+ * - This process joins the container's network namespace, and no other
+ *   namespace.  sshd runs the session step in the privileged process of
+ *   the connection and only then forks the child that serves its
+ *   channels, so every forwarded connection (-L, -D, -W) starts and every
+ *   remote listener (-R) opens in the container's network.  A mapped
+ *   login that cannot have the container's network is refused: it would
+ *   forward on the host.  So is the login to a rootless container (a
+ *   user namespace the user owns, entered without privilege) whose
+ *   network the user could not enter themselves: root would be moving
+ *   them where the kernel does not let them go.
  */
-static int copy_filters(pam_handle_t *pamh, const struct options *o,
-			const struct passwd *pw, const struct hj_mapping *m,
-			pid_t *vm_pid)
+static int enter_container(pam_handle_t *pamh, const struct options *o,
+			   const struct passwd *pw, const struct hj_mapping *m,
+			   pid_t *vm_pid)
 {
+	struct hj_userns u = { 0 };
 	struct hj_confinement c;
+	unsigned long long net = 0;
+	bool not_theirs = false;
+	const char *what = "enter", *reason = "target";
 	struct hj_target t;
 	char buf[4096];
 	size_t len;
+	bool filters;
 	int e;
 
-	/*
-	 * No filter, nothing to copy (hijack-shell reads the init again,
-	 * and refuses without a copy, if that changed meanwhile).
-	 */
+	/* no filter, nothing to copy (hijack-shell reads the init again) */
 	e = hj_proc_read(*vm_pid, "status", buf, sizeof(buf), &len);
-	if (!e && !strstr(buf, "\nSeccomp:\t2\n"))
-		return PAM_SUCCESS;
+	filters = e || strstr(buf, "\nSeccomp:\t2\n");
 	e = hj_container_state(m->cgroup, &t);
-	if (!e) {
+	if (!e)
 		*vm_pid = t.pid;
+	if (!e && filters) {
+		what = "copy the confinement of";
+		reason = "confinement";
 		e = hj_confinement_read_flags(&t, &c, HJ_CONFINE_STORE);
 		hj_confinement_free(&c);
 	}
+	if (!e && pw->pw_uid != 0) {
+		what = "read the user namespace of";
+		e = hj_userns_of(&t, pw->pw_uid, pw->pw_gid, &u);
+	}
+	if (!e && u.owned) {
+		what = "check the network of";
+		reason = "enter";
+		e = hj_ns_net_in_userns(&t);
+		not_theirs = e == -EPERM;
+	}
+	if (!e) {
+		what = "take the network of";
+		reason = "network";
+		e = hj_ns_enter_net(&t, &net);
+	}
 	hj_target_release(&t);
-	if (!e)
+	if (!e) {
+		if (o->ctrl & CTRL_DEBUG)
+			pam_syslog(pamh, LOG_DEBUG,
+				   "%s: the session's network is container "
+				   "%s's (net:[%llu])",
+				   pw->pw_name, m->name, net);
 		return PAM_SUCCESS;
-	log_refusal(pamh, "copy the confinement of", m, pw, e);
-	tell(pamh, o, PAM_ERROR_MSG, "cannot enter container %s: %s", m->name,
-	     hj_strerror(e));
-	audit(pamh, "deny", m, pw, *vm_pid, hj_audit_reason(e, "confinement"),
-	      false);
+	}
+	log_refusal(pamh, what, m, pw, e);
+	if (not_theirs)
+		tell(pamh, o, PAM_ERROR_MSG,
+		     "cannot enter container %s (cgroup %s, pid %d): its "
+		     "network namespace is not %s's to enter",
+		     m->name, m->cgroup, (int)*vm_pid, pw->pw_name);
+	else
+		tell(pamh, o, PAM_ERROR_MSG, "cannot enter container %s: %s",
+		     m->name, hj_strerror(e));
+	audit(pamh, "deny", m, pw, *vm_pid, hj_audit_reason(e, reason), false);
 	return PAM_SESSION_ERR;
 }
 
@@ -551,7 +595,7 @@ int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc,
 		/* stopped=host: the login goes on, on the host */
 		return audit_login(pamh, &o, "host", &m, pw, -1, "stopped");
 	}
-	r = copy_filters(pamh, &o, pw, &m, &vm_pid);
+	r = enter_container(pamh, &o, pw, &m, &vm_pid);
 	if (r != PAM_SUCCESS)
 		return r;
 	r = audit_login(pamh, &o, "start", &m, pw, vm_pid, "login");

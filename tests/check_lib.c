@@ -1147,6 +1147,106 @@ START_TEST(spec_falls_back_to_v1)
 }
 END_TEST
 
+/*
+ * hj_ns_enter_net(): the pinned init's network namespace and no other
+ * one; a target that died is -ESRCH and leaves the caller's network as
+ * it was.
+ */
+START_TEST(net_entered_by_pinned_init)
+{
+	struct stat net0, mnt0, theirs, now;
+	unsigned long long ino = 0;
+	struct hj_target t;
+	pid_t helper, init;
+	char path[64];
+	int home;
+
+	home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(home, 0);
+	ck_assert_int_eq(stat("/proc/self/ns/net", &net0), 0);
+	ck_assert_int_eq(stat("/proc/self/ns/mnt", &mnt0), 0);
+	init = start_container(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET, false,
+			       &helper);
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)init);
+	ck_assert_int_eq(stat(path, &theirs), 0);
+	ck_assert(theirs.st_ino != net0.st_ino);
+	ck_assert_int_eq(hj_target_from_pid(init, &t), 0);
+	ck_assert_int_eq(hj_ns_enter_net(&t, &ino), 0);
+	ck_assert_int_eq(stat("/proc/self/ns/net", &now), 0);
+	ck_assert(now.st_ino == theirs.st_ino && now.st_dev == theirs.st_dev);
+	ck_assert(ino == (unsigned long long)theirs.st_ino);
+	ck_assert_int_eq(stat("/proc/self/ns/mnt", &now), 0);
+	ck_assert(now.st_ino == mnt0.st_ino);
+	ck_assert_int_eq(setns(home, CLONE_NEWNET), 0);
+
+	/* dead: its namespace is not entered, ours stays */
+	stop(helper, init);
+	ino = 0;
+	ck_assert_int_eq(hj_ns_enter_net(&t, &ino), -ESRCH);
+	ck_assert(ino == 0);
+	ck_assert_int_eq(stat("/proc/self/ns/net", &now), 0);
+	ck_assert(now.st_ino == net0.st_ino);
+	hj_target_release(&t);
+	close(home);
+}
+END_TEST
+
+/* A child that unshares @first, then @then, and waits; killed with us. */
+static pid_t unshared(int first, int then)
+{
+	int p[2];
+	pid_t pid;
+	char x;
+
+	ck_assert_int_eq(pipe(p), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (unshare(first) || (then && unshare(then)) ||
+		    write(p[1], "x", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(p[1]);
+	ck_assert_int_eq(read(p[0], &x, 1), 1);
+	close(p[0]);
+	return pid;
+}
+
+/*
+ * hj_ns_net_in_userns(): a network namespace made with the user
+ * namespace (as rootless runtimes make them) is the user namespace's
+ * owner's to enter; one made before it, by root, is not (-EPERM).
+ */
+START_TEST(net_in_userns)
+{
+	static const struct {
+		int first, then, want;
+	} cases[] = {
+		{ CLONE_NEWUSER | CLONE_NEWNET, 0, 0 },
+		{ CLONE_NEWUSER, CLONE_NEWNET, 0 },
+		{ CLONE_NEWNET, CLONE_NEWUSER, -EPERM },
+		{ CLONE_NEWNET, 0, 0 },
+	};
+	struct hj_target t;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		pid_t pid = unshared(cases[i].first, cases[i].then);
+
+		ck_assert_int_eq(hj_target_from_pid(pid, &t), 0);
+		ck_assert_msg(hj_ns_net_in_userns(&t) == cases[i].want,
+			      "case %zu: %d", i, hj_ns_net_in_userns(&t));
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		ck_assert_int_eq(hj_ns_net_in_userns(&t), -ESRCH);
+		hj_target_release(&t);
+	}
+}
+END_TEST
+
 /* /proc/self/fdinfo fields: the mount id agrees with statx's */
 START_TEST(fdinfo_fields)
 {
@@ -1774,7 +1874,8 @@ static Suite *lib_suite(bool root)
 		   confinement_of_unconfined,
 		   confinement_caps_cut_without_probing, spec_falls_back_to_v1,
 		   spec_tree_v2, spec_tree_v1, spec_tree_bounded,
-		   state_pids_max_and_frozen);
+		   state_pids_max_and_frozen, net_entered_by_pinned_init,
+		   net_in_userns);
 	return s;
 }
 

@@ -111,6 +111,10 @@ tests_helpers_hj_tiocsti_LDFLAGS = -all-static
 TESTS += tests/e2e-ssh.sh
 EXTRA_DIST += tests/e2e-ssh.sh tests/helpers/ptydrive.py
 
+# port forwarding over the real ssh path lands in the container's network
+TESTS += tests/forward.sh
+EXTRA_DIST += tests/forward.sh
+
 # the attack suite: each check fails if the attack works
 check_PROGRAMS += tests/helpers/hj-stuckfs
 tests_helpers_hj_stuckfs_SOURCES = tests/helpers/hj-stuckfs.c

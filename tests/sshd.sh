@@ -10,7 +10,10 @@
 #   sshd_start DIR USER... a private sshd on 127.0.0.1 with pam_hijack in a
 #                          PAM service of its own; USERs may log in with the
 #                          key DIR/id; $SSHD_EXTRA is appended to the
-#                          config, $SSHD_PAM_EXTRA to the PAM service;
+#                          config, $SSHD_PAM_EXTRA to the PAM service,
+#                          $SSHD_PAM_PRE before pam_hijack's session line;
+#                          $SSHD_TCP_FORWARDING is AllowTcpForwarding's
+#                          value (default no);
 #                          sets PORT, SSHD_CONFIG, SSHD
 #   s USER [CMD...]        ssh in as USER
 #
@@ -75,6 +78,7 @@ sshd_start() {
 account required $MODULE
 account required pam_unix.so
 session required pam_unix.so
+${SSHD_PAM_PRE-}
 session required $MODULE
 ${SSHD_PAM_EXTRA-}
 EOF
@@ -100,7 +104,7 @@ StrictModes no
 PrintMotd no
 PrintLastLog no
 Subsystem sftp /usr/lib/openssh/sftp-server
-AllowTcpForwarding no
+AllowTcpForwarding ${SSHD_TCP_FORWARDING:-no}
 AllowAgentForwarding no
 AllowStreamLocalForwarding no
 X11Forwarding no
