@@ -181,7 +181,6 @@ AuthorizedKeysFile $STATE/keys/%u
 StrictModes no
 PrintMotd no
 Subsystem sftp /usr/lib/openssh/sftp-server
-AllowTcpForwarding no
 AllowAgentForwarding no
 AllowStreamLocalForwarding no
 X11Forwarding no

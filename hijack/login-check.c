@@ -45,6 +45,19 @@
 static int problems;
 
 /*
+ * Where a mapped user's TCP forwards go: into the container's network
+ * when pam_hijack's session step is required in sshd's stack (it moves
+ * sshd's session there, or refuses the login), on the host otherwise.
+ */
+struct net_view {
+	bool session_step; /* "session required|requisite pam_hijack.so" */
+	bool known; /* the container's network was read */
+	bool host_shared; /* ... and it is the host's (--network host) */
+	unsigned long long ino;
+	const char *pam_file, *container;
+};
+
+/*
  * Everything printed that comes from NSS, hijack.conf, the shell's
  * report or sshd's configuration goes through E().
  */
@@ -158,7 +171,26 @@ static char *sshd_effective(const char *config, const char *user)
 	return buf;
 }
 
-static void check_sshd(const char *config, const char *user)
+/* AllowTcpForwarding @v, not "no": where do the forwards go? */
+static void check_tcp_forwarding(const char *v, const struct net_view *net)
+{
+	if (!net->session_step)
+		problem("sshd: allowtcpforwarding %s: forwarding is done by "
+			"sshd on the host, outside the container (pam_hijack's "
+			"session step is not required in %s)",
+			E(v), E(net->pam_file));
+	else if (net->host_shared)
+		problem("sshd: allowtcpforwarding %s: container %s shares the "
+			"host's network: forwards reach the host's",
+			E(v), E(net->container));
+	else if (net->known)
+		printf("forwarding: allowtcpforwarding %s: from and into "
+		       "container %s's network (net:[%llu])\n",
+		       E(v), E(net->container), net->ino);
+}
+
+static void check_sshd(const char *config, const char *user,
+		       const struct net_view *net)
 {
 	static const char *const forwarding[] = {
 		"allowtcpforwarding", "allowagentforwarding",
@@ -187,8 +219,12 @@ static void check_sshd(const char *config, const char *user)
 	    strcmp(v, "none"))
 		problem("sshd: ChrootDirectory %s hides the login shell", E(v));
 	for (i = 0; i < sizeof(forwarding) / sizeof(forwarding[0]); i++)
-		if (sshd_value(conf, forwarding[i], v, sizeof(v)) &&
-		    strcmp(v, "no"))
+		if (!sshd_value(conf, forwarding[i], v, sizeof(v)) ||
+		    !strcmp(v, "no"))
+			continue;
+		else if (!strcmp(forwarding[i], "allowtcpforwarding"))
+			check_tcp_forwarding(v, net);
+		else
 			problem("sshd: %s %s: forwarding is done by sshd on "
 				"the host, outside the container",
 				forwarding[i], E(v));
@@ -269,7 +305,12 @@ static void check_tlog(const struct passwd *pw, const char *exe,
 static void match_report(struct sshdconf_scan *sc,
 			 const struct sshdconf_finding *f)
 {
-	(void)sc;
+	const struct net_view *net = sc->data;
+
+	/* into the container's network, as in the global section */
+	if (!strcasecmp(f->keyword, "AllowTcpForwarding") &&
+	    net->session_step && !net->host_shared)
+		return;
 	problem("sshd: %s:%u: 'Match %s' sets %s %s: %s", E(f->file), f->line,
 		E(f->match), E(f->keyword), E(f->value), f->why);
 }
@@ -278,7 +319,8 @@ static void match_report(struct sshdconf_scan *sc,
  * The Match blocks of every file sshd reads that can apply to the user
  * from some address, host or port: sshd -T showed one connection only.
  */
-static void check_sshd_match(const char *config, const struct passwd *pw)
+static void check_sshd_match(const char *config, const struct passwd *pw,
+			     const struct net_view *net)
 {
 	struct sshdconf_user u = { pw->pw_name, NULL, 0 };
 	const char **names = NULL;
@@ -308,6 +350,7 @@ static void check_sshd_match(const char *config, const struct passwd *pw)
 	u.groups = names;
 	sshdconf_scan_init(&sc, &u);
 	sc.report = match_report;
+	sc.data = (void *)net;
 	r = sshdconf_scan_file(&sc, config ? config : "/etc/ssh/sshd_config");
 	if (r)
 		problem("sshd: %s: %s: Match blocks not all checked", E(sc.bad),
@@ -319,15 +362,39 @@ out:
 	free(gids);
 }
 
-static void check_pam_stack(const char *service)
+/*
+ * Does @line ("TYPE CONTROL MODULE [ARGS]") make pam_hijack's session
+ * step required: a failure ends the login?  "optional", "sufficient",
+ * the bracketed syntax, and "-session" (skipped when the module is
+ * missing) do not count: with them a session that could not take the
+ * container's network would go on in the host's.
+ */
+static bool pam_session_required(char *line)
 {
-	char path[512], line[1024];
+	char *type, *control, *module, *save, *base;
+
+	type = strtok_r(line, " \t\n", &save);
+	control = type ? strtok_r(NULL, " \t\n", &save) : NULL;
+	module = control ? strtok_r(NULL, " \t\n", &save) : NULL;
+	if (!module || strcasecmp(type, "session") ||
+	    (strcasecmp(control, "required") &&
+	     strcasecmp(control, "requisite")))
+		return false;
+	base = strrchr(module, '/');
+	return !strcmp(base ? base + 1 : module, "pam_hijack.so");
+}
+
+static void check_pam_stack(const char *service, struct net_view *net)
+{
+	static char path[512];
+	char line[1024];
 	bool found = false;
 	FILE *f;
 
 	if (!service || strchr(service, '/'))
 		service = "sshd";
 	snprintf(path, sizeof(path), "/etc/pam.d/%s", service);
+	net->pam_file = path;
 	f = fopen(path, "re");
 	if (!f && errno != ENOENT) {
 		problem("%s: %s", E(path), strerror(errno));
@@ -337,13 +404,43 @@ static void check_pam_stack(const char *service)
 		printf("pam:        %s not found\n", E(path));
 		return;
 	}
-	while (fgets(line, sizeof(line), f))
-		if (line[strspn(line, " \t")] != '#' &&
-		    strstr(line, "pam_hijack"))
-			found = true;
+	while (fgets(line, sizeof(line), f)) {
+		char *l = line + strspn(line, " \t");
+
+		if (*l == '#' || !strstr(l, "pam_hijack"))
+			continue;
+		found = true;
+		if (pam_session_required(l))
+			net->session_step = true;
+	}
 	fclose(f);
 	printf("pam:        pam_hijack %s in %s\n", found ? "is" : "is NOT",
 	       E(path));
+	if (found && !net->session_step)
+		printf("warning:    pam_hijack's session step is not required "
+		       "in %s: forwarded ports would be the host's\n",
+		       E(path));
+}
+
+/* The container's network namespace, as its init has it now. */
+static void read_net(const struct hj_mapping *m, struct net_view *net)
+{
+	struct stat theirs, ours;
+	struct hj_target t;
+	char path[64];
+
+	net->container = m->name;
+	if (hj_container_state(m->cgroup, &t))
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)t.pid);
+	if (!stat(path, &theirs) && !hj_target_alive(&t) &&
+	    !stat("/proc/self/ns/net", &ours)) {
+		net->known = true;
+		net->ino = (unsigned long long)theirs.st_ino;
+		net->host_shared = theirs.st_ino == ours.st_ino &&
+				   theirs.st_dev == ours.st_dev;
+	}
+	hj_target_release(&t);
 }
 
 /* The program of "Subsystem sftp PATH [ARGS]": 0, -ENOENT, or -EPROTO
@@ -481,6 +578,7 @@ int hijack_check(const char *shell_arg, const char *user)
 	const char *config = getenv("HIJACK_CHECK_SSHD_CONFIG");
 	const char *service = getenv("HIJACK_CHECK_PAM_SERVICE");
 	char shell[PATH_MAX], sftp[PATH_MAX];
+	struct net_view net = { 0 };
 	struct hj_mapping m;
 	struct passwd *pw;
 	int r;
@@ -509,9 +607,10 @@ int hijack_check(const char *shell_arg, const char *user)
 		printf("warning:    scp and sftp will fail: sshd names no sftp "
 		       "subsystem\n");
 	check_login_shell(pw, shell, true, config);
-	check_pam_stack(service);
-	check_sshd(config, pw->pw_name);
-	check_sshd_match(config, pw);
+	check_pam_stack(service, &net);
+	read_net(&m, &net);
+	check_sshd(config, pw->pw_name, &net);
+	check_sshd_match(config, pw, &net);
 	if (problems)
 		printf("RESULT: a mapped user could reach the host or be "
 		       "refused; see PROBLEM lines\n");

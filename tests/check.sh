@@ -288,6 +288,47 @@ chk "sshd: a drop-in Include'd in a Match block" 1 \
 match "a clean config with a Match block" 0 "^RESULT: ok$" \
 	"Match Address 10.0.0.0/8" "AllowTcpForwarding no" "PasswordAuthentication no"
 
+# TCP forwarding with pam_hijack's session step required in the stack:
+# the forwards are the container's (pam_hijack(8), Forwarding), named by
+# the network's inode; optional or skippable, it is the host's again
+netino=$(stat -L -c %i "/proc/$INIT/ns/net")
+pam_session() { printf 'account required pam_hijack.so\n%s\n' "$1" > "/etc/pam.d/$SVC"; }
+pam_session "session required pam_hijack.so"
+sshd_fwd() { printf '%s\nAllowTcpForwarding %s\n' "$(grep -v AllowTcp <<<"$safe")" "$1" > "$D/sshd_config"; }
+sshd_fwd yes
+chk "forwarding, session step required" 0 "^RESULT: ok$"
+like "... the forwards are the container's network" "$(hjcheck "$A")" \
+	"^forwarding: +allowtcpforwarding yes: from and into container web1's network \(net:\[$netino\]\)$"
+pam_session "session requisite /lib/security/pam_hijack.so debug"
+chk "forwarding, session step requisite by path" 0 "^RESULT: ok$"
+match "forwarding in a Match block, session step required" 0 "^RESULT: ok$" \
+	"Match Address 10.0.0.0/8" "AllowTcpForwarding remote"
+match "agent forwarding stays a problem" 1 "^PROBLEM: sshd: $D/sshd_config:$n: 'Match Address 10.0.0.0/8' sets AllowAgentForwarding yes" \
+	"Match Address 10.0.0.0/8" "AllowAgentForwarding yes"
+for ctl in optional sufficient "[success=ok default=ignore]"; do
+	pam_session "session $ctl pam_hijack.so"
+	sshd_fwd yes
+	chk "forwarding, session step $ctl" 1 \
+		"^PROBLEM: sshd: allowtcpforwarding yes: forwarding is done by sshd on the host, outside the container \(pam_hijack's session step is not required in /etc/pam.d/$SVC\)$"
+	like "... and the stack is warned about ($ctl)" "$(hjcheck "$A")" \
+		"^warning: +pam_hijack's session step is not required in /etc/pam.d/$SVC: forwarded ports would be the host's$"
+done
+pam_session "-session required pam_hijack.so"
+chk "forwarding, -session (skipped when missing)" 1 "^PROBLEM: sshd: allowtcpforwarding yes: .*not required"
+pam_session "# session required pam_hijack.so"
+chk "forwarding, session step commented out" 1 "^PROBLEM: sshd: allowtcpforwarding yes: .*not required"
+# a container in the host's network: its forwards are the host's
+pam_session "session required pam_hijack.so"
+CT_HOSTNET=1 ct_start hostnet hostnet || bail_out "no host-network container"
+is "the host-network container shares our network" "$(stat -L -c %i "/proc/$CT_INIT/ns/net")" "$(stat -L -c %i /proc/self/ns/net)"
+rules "$A	$HJ_RUN/hostnet	name=hostnet"
+chk "forwarding into a container in the host's network" 1 \
+	"^PROBLEM: sshd: allowtcpforwarding yes: container hostnet shares the host's network: forwards reach the host's$"
+match "... in a Match block too" 1 "^PROBLEM: sshd: $D/sshd_config:$n: 'Match Address 10.0.0.0/8' sets AllowTcpForwarding yes" \
+	"Match Address 10.0.0.0/8" "AllowTcpForwarding yes"
+rules "$A	$CG	name=web1"
+pam_session "# no session step"
+
 # a cgroup's name is its creator's (a rootless user names its delegated
 # ones): the init's cgroup is printed with its control bytes escaped
 echo "$safe" > "$D/sshd_config"

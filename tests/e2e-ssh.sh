@@ -280,10 +280,15 @@ like "--check finds the container init" "$out" "task: +pid $I1 \(container init\
 like "--check lists the namespaces that differ" "$out" "namespaces: mnt uts ipc net pid cgroup"
 is "--check passes for a safe setup" "$rc" 0
 sed -i 's|^Subsystem.*|Subsystem sftp internal-sftp|; s|^AllowTcpForwarding no|AllowTcpForwarding yes|' "$D/sshd_config"
-out=$(HIJACK_CHECK_SSHD_CONFIG=$D/sshd_config hjcheck $U1)
+out=$(HIJACK_CHECK_SSHD_CONFIG=$D/sshd_config HIJACK_CHECK_PAM_SERVICE=$SVC hjcheck $U1)
 rc=$?
 like "--check flags internal-sftp" "$out" "PROBLEM: sshd: 'Subsystem sftp internal-sftp'"
-like "--check flags TCP forwarding" "$out" "PROBLEM: sshd: allowtcpforwarding yes"
+like "--check: TCP forwards are the container's (session step required)" "$out" \
+	"forwarding: +allowtcpforwarding yes: from and into container .*'s network \(net:\[$(stat -L -c %i "/proc/$I1/ns/net")\]\)"
 is "--check fails when a mapped user could reach the host" "$rc" 1
+sed -i 's|^session required .*pam_hijack.*|session optional '"$MODULE"'|' "/etc/pam.d/$SVC"
+out=$(HIJACK_CHECK_SSHD_CONFIG=$D/sshd_config HIJACK_CHECK_PAM_SERVICE=$SVC hjcheck $U1)
+like "--check flags TCP forwarding without a required session step" "$out" \
+	"PROBLEM: sshd: allowtcpforwarding yes: forwarding is done by sshd on the host"
 
 done_testing

@@ -189,8 +189,10 @@ ct_start() {
 		for h in $(hj_hierarchies); do
 			echo "$BASHPID" > "$(cg_path "$h" "$name")/cgroup.procs" || exit 1
 		done
-		exec unshare --fork --pid --mount --uts --ipc --net --cgroup \
-			--propagation private sh -c "$inner"
+		# CT_HOSTNET=1: the host's network, as podman --network host
+		local ns=(--pid --mount --uts --ipc --cgroup)
+		[ -n "${CT_HOSTNET:-}" ] || ns+=(--net)
+		exec unshare --fork "${ns[@]}" --propagation private sh -c "$inner"
 	) </dev/null >/dev/null 2>&1 &
 	CT_HELPER=$!
 	HJ_PIDS+=("$CT_HELPER")
