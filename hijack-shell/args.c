@@ -54,6 +54,16 @@ void shell_parse_args(int argc, char **argv, struct shell_args *a)
 		a->action = SHELL_WAIT;
 		a->wait_pid = (pid_t)pid;
 		a->wait_fd = (int)fd;
+	} else if (argc == 3 && !strcmp(argv[1], HJ_AGENT_ARG)) {
+		/* a file name as sshd makes them ("agent.PID") */
+		if (!argv[2][0] || argv[2][0] == '.' ||
+		    strspn(argv[2],
+			   "abcdefghijklmnopqrstuvwxyz"
+			   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+			    strlen(argv[2]))
+			return;
+		a->action = SHELL_AGENT;
+		a->agent = argv[2];
 	} else if ((argc == 2 || argc == 3) && !strcmp(argv[1], "--check")) {
 		a->action = SHELL_CHECK;
 		a->user = argc == 3 ? argv[2] : NULL;

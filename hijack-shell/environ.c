@@ -59,7 +59,8 @@ static int add(char **env, size_t *n, const char *name, const char *value)
 }
 
 char **shell_environ(const char *user, uid_t uid, const char *home,
-		     const char *shell, const char *container, bool own_pty)
+		     const char *shell, const char *container, bool own_pty,
+		     const char *agent)
 {
 	char **env = calloc(ENV_MAX, sizeof(*env));
 	size_t n = 0, i;
@@ -81,7 +82,8 @@ char **shell_environ(const char *user, uid_t uid, const char *home,
 	    add(env, &n, "PATH",
 		uid == 0 ? "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" :
 			   "/usr/local/bin:/usr/bin:/bin") ||
-	    (container && add(env, &n, "HIJACK_CONTAINER", container)))
+	    (container && add(env, &n, "HIJACK_CONTAINER", container)) ||
+	    (agent && add(env, &n, "SSH_AUTH_SOCK", agent)))
 		goto fail;
 	return env;
 fail:

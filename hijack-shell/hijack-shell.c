@@ -80,6 +80,12 @@ struct session {
 	unsigned int ttys; /* which of fds 0-2 are terminals */
 	int sock[2]; /* the pty's socketpair: host side, child side; or -1 */
 	int master; /* the pty's master on the host side, or -1 */
+	/* the forwarded agent: socketpair (host side, child side), sshd's
+	 * socket's directory and name, the listener inside; or -1 */
+	int agent_sock[2];
+	int agent_dir;
+	int agent_lfd;
+	char agent_name[64];
 };
 
 static void __attribute__((noreturn)) usage(int status)
@@ -433,6 +439,143 @@ static const char *check_sftp(struct session *s, const char *prog)
 }
 
 /*
+ * The forwarded agent (hijack-shell(8), The agent), still privileged and
+ * before anything is entered: sshd's socket, if SSH_AUTH_SOCK names one
+ * our parent (sshd's session process) listens on, in a directory of the
+ * user's only.  Anything else is not passed in, with a warning: the
+ * login goes on without an agent, as with AllowAgentForwarding no.
+ */
+static void agent_source(struct session *s)
+{
+	const char *path = getenv("SSH_AUTH_SOCK");
+	int r;
+
+	if (!path)
+		return;
+	r = hj_agent_source(path, s->u.uid, getppid(), &s->agent_dir,
+			    s->agent_name, sizeof(s->agent_name));
+	if (!r && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0,
+			     s->agent_sock))
+		r = -errno;
+	if (!r)
+		return;
+	if (s->agent_dir >= 0)
+		close(s->agent_dir);
+	s->agent_dir = -1;
+	warnx("the forwarded agent is not passed into container %s: %s",
+	      s->m.name,
+	      r == -EPERM ? "SSH_AUTH_SOCK is not sshd's socket" :
+			    strerror(-r));
+}
+
+/*
+ * In the child, as the session, inside: the agent's socket in a new
+ * directory of the session's in /tmp, its listener sent to the host
+ * side.  Returns the path for SSH_AUTH_SOCK, or NULL.
+ */
+static const char *agent_listen(const struct session *s, char *path,
+				size_t size)
+{
+	int fd = -1, r, sent;
+
+	if (s->agent_sock[1] < 0)
+		return NULL;
+	close(s->agent_sock[0]);
+	r = hj_agent_listen("/tmp", path, size, &fd);
+	sent = tty_send(s->agent_sock[1], r, fd);
+	if (sent)
+		r = sent;
+	if (fd >= 0)
+		close(fd);
+	close(s->agent_sock[1]);
+	if (!r)
+		return path;
+	warnx("no forwarded agent in container %s: %s", s->m.name,
+	      strerror(-r));
+	return NULL;
+}
+
+/* On the host side: the listener from the child, if it comes in time. */
+static void agent_take(struct session *s, pid_t pid)
+{
+	int code = 0, r;
+
+	if (s->agent_sock[0] < 0)
+		return;
+	close(s->agent_sock[1]);
+	r = tty_recv(s->agent_sock[0], &code, &s->agent_lfd, pid,
+		     TTY_ANSWER_MS);
+	close(s->agent_sock[0]);
+	s->agent_sock[0] = s->agent_sock[1] = -1;
+	if (!r && !code && s->agent_lfd >= 0)
+		return;
+	if (s->agent_lfd >= 0)
+		close(s->agent_lfd);
+	s->agent_lfd = -1;
+}
+
+/*
+ * The relay: hijack-shell again, without privilege and with no new
+ * privileges, holding sshd's socket's directory (fd 4) and the listener
+ * inside (fd 3), nothing else; our child, killed when the waiting parent
+ * (this process, re-executed) ends with the session.
+ */
+static void agent_relay_start(struct session *s)
+{
+	static char *const envp[] = { NULL };
+	char *argv[] = { (char *)PROG, (char *)HJ_AGENT_ARG, s->agent_name,
+			 NULL };
+	pid_t parent = getpid(), pid;
+
+	if (s->agent_lfd < 0)
+		return;
+	pid = fork();
+	if (pid == 0) {
+		/* above 4 first: dup2() onto itself would keep O_CLOEXEC */
+		int lfd = fcntl(s->agent_lfd, F_DUPFD_CLOEXEC, 5);
+		int dir = fcntl(s->agent_dir, F_DUPFD_CLOEXEC, 5);
+
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) ||
+		    getppid() != parent ||
+		    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || lfd < 0 ||
+		    dir < 0 || dup2(lfd, 3) != 3 || dup2(dir, 4) != 4)
+			_exit(1);
+		hj_close_from(5, -1);
+		execve("/proc/self/exe", argv, envp);
+		_exit(1);
+	}
+	if (pid < 0)
+		warnx("no forwarded agent in container %s: %s", s->m.name,
+		      strerror(errno));
+	close(s->agent_lfd);
+	close(s->agent_dir);
+	s->agent_lfd = s->agent_dir = -1;
+}
+
+/* hijack-shell --agent-relay NAME, as agent_relay_start() starts it */
+static int __attribute__((noreturn)) agent_relay(const char *name)
+{
+	sigset_t none;
+	int r;
+
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	prctl(PR_SET_NAME, PROG, 0, 0, 0);
+	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)
+		errx(2, "%s is internal", HJ_AGENT_ARG);
+	/* kept across the exec, which gained nothing; armed again anyway */
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	r = hj_drop_caps();
+	if (r)
+		errx(EXIT_FAILURE, "cannot drop privileges: %s", strerror(-r));
+	hj_close_from(5, -1);
+	/* the waiting parent blocked the relayed signals */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	r = hj_agent_relay(3, 4, name);
+	errx(EXIT_FAILURE, "agent relay: %s", strerror(-r));
+}
+
+/*
  * Step 5, in the child: inside the container (or on the host for a '-'
  * rule), in this order and each step checked; nothing of the container's
  * is read while privileged.
@@ -441,7 +584,7 @@ static void __attribute__((noreturn)) child(const struct session *s)
 {
 	struct hj_creds want = { 0 };
 	struct shell_account *acct;
-	char **env, *argv[4], arg0[SHELL_PATH_MAX + 1];
+	char **env, *argv[4], arg0[SHELL_PATH_MAX + 1], agent[108];
 	const char *shell, *base;
 	/* privileged, or root of the user's own user namespace */
 	bool setgroups_ok = !s->host && (s->priv || s->own);
@@ -502,7 +645,9 @@ static void __attribute__((noreturn)) child(const struct session *s)
 	}
 	shell = s->m.shell[0] ? s->m.shell : acct->shell;
 	env = shell_environ(s->u.name, s->u.uid, acct->home, shell,
-			    s->m.name[0] ? s->m.name : NULL, slave >= 0);
+			    s->m.name[0] ? s->m.name : NULL, slave >= 0,
+			    s->host ? NULL :
+				      agent_listen(s, agent, sizeof(agent)));
 	if (!env)
 		errx(126, "cannot build the environment");
 	base = strrchr(shell, '/');
@@ -620,11 +765,14 @@ int main(int argc, char **argv)
 	shell_parse_args(argc, argv, &args);
 	if (args.action == SHELL_WAIT)
 		waiter(args.wait_pid, args.wait_fd);
+	if (args.action == SHELL_AGENT)
+		agent_relay(args.agent);
 	hj_close_from(3, -1);
 	memset(&s, 0, sizeof(s));
 	hj_target_init(&s.t);
 	hj_confinement_init(&s.conf);
 	s.master = s.sock[0] = s.sock[1] = -1;
+	s.agent_sock[0] = s.agent_sock[1] = s.agent_dir = s.agent_lfd = -1;
 	s.priv = privileged();
 	switch (args.action) {
 	case SHELL_SESSION:
@@ -637,6 +785,7 @@ int main(int argc, char **argv)
 		printf(PROG " %s\n", PACKAGE_VERSION);
 		return EXIT_SUCCESS;
 	case SHELL_WAIT: /* waiter() does not return */
+	case SHELL_AGENT: /* nor agent_relay() */
 	case SHELL_USAGE:
 		usage(2);
 	}
@@ -648,6 +797,7 @@ int main(int argc, char **argv)
 		run_on_host(&s);
 	if (shell_is_sftp(s.command, prog, sizeof(prog)))
 		s.no_sftp = check_sftp(&s, prog);
+	agent_source(&s);
 
 	if (s.own) {
 		opts.flags |= HJ_SPAWN_AS_OWNER;
@@ -690,6 +840,7 @@ int main(int argc, char **argv)
 		       s.m.name, s.m.cgroup, (int)s.t.pid, hj_strerror(pid));
 	if (s.ttys)
 		host_pty(&s, pid);
+	agent_take(&s, pid);
 	hj_target_release(&s.t);
 	hj_confinement_free(&s.conf);
 	/* the waiting parent needs no privilege either */
@@ -698,6 +849,7 @@ int main(int argc, char **argv)
 		kill(pid, SIGKILL);
 		errx(EXIT_FAILURE, "cannot drop privileges: %s", strerror(-r));
 	}
+	agent_relay_start(&s);
 	exec_waiter(pid, s.master);
 	tty_wait_session(pid, s.master);
 }

@@ -34,7 +34,8 @@ int shell_account_unprivileged(const char *user, gid_t gid,
 /* environ.c */
 bool env_value_ok(const char *name, const char *value);
 char **shell_environ(const char *user, uid_t uid, const char *home,
-		     const char *shell, const char *container, bool own_pty);
+		     const char *shell, const char *container, bool own_pty,
+		     const char *agent);
 
 /* caps.c */
 bool privileged(void);
@@ -68,6 +69,7 @@ enum shell_action {
 	SHELL_HELP,
 	SHELL_VERSION,
 	SHELL_WAIT, /* --wait-for-child PID FD: the re-executed parent */
+	SHELL_AGENT, /* --agent-relay NAME: the agent's relay, fds 3 and 4 */
 	SHELL_USAGE, /* anything else: refused */
 };
 
@@ -78,6 +80,7 @@ struct shell_args {
 	const char *user; /* --check USER, or NULL */
 	pid_t wait_pid; /* SHELL_WAIT: the child, > 0 */
 	int wait_fd; /* SHELL_WAIT: the pty master > 2, or -1 */
+	const char *agent; /* SHELL_AGENT: the name of sshd's socket */
 };
 
 void shell_parse_args(int argc, char **argv, struct shell_args *a);

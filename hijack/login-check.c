@@ -193,7 +193,7 @@ static void check_sshd(const char *config, const char *user,
 		       const struct net_view *net)
 {
 	static const char *const forwarding[] = {
-		"allowtcpforwarding", "allowagentforwarding",
+		"allowtcpforwarding",
 		"x11forwarding",      "allowstreamlocalforwarding",
 		"permittunnel",
 	};
@@ -228,6 +228,13 @@ static void check_sshd(const char *config, const char *user,
 			problem("sshd: %s %s: forwarding is done by sshd on "
 				"the host, outside the container",
 				forwarding[i], E(v));
+	/* hijack-shell relays sshd's socket into the container */
+	if (sshd_value(conf, "allowagentforwarding", v, sizeof(v)) &&
+	    strcmp(v, "no"))
+		printf("forwarding: allowagentforwarding %s: the agent is "
+		       "relayed to a socket of the session's in the "
+		       "container's /tmp\n",
+		       E(v));
 	if (sshd_value(conf, "permituserenvironment", v, sizeof(v)) &&
 	    strcmp(v, "no"))
 		printf("warning:    sshd: PermitUserEnvironment %s (harmless "

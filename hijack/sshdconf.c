@@ -221,7 +221,6 @@ static const struct risky {
 	enum risk risk;
 } risky[] = {
 	{ "AllowTcpForwarding", FORWARDING },
-	{ "AllowAgentForwarding", FORWARDING },
 	{ "X11Forwarding", FORWARDING },
 	{ "AllowStreamLocalForwarding", FORWARDING },
 	{ "PermitTunnel", FORWARDING },

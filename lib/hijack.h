@@ -430,6 +430,26 @@ int hj_proc_read(pid_t pid, const char *file, char *buf, size_t size,
 		 size_t *len);
 
 /*
+ * agent.c: the forwarded ssh agent inside the container.
+ * hj_agent_source(): the socket sshd listens on for the forwarded agent,
+ * at @path, is one @holder (sshd's session process) holds, in a directory
+ * owned by @uid that only @uid may enter; 0 with that directory open
+ * (O_PATH) in *dirfd and the socket's name in @name; -EPERM when it is
+ * not, -EINVAL for a malformed path.
+ * hj_agent_listen(): a new directory (0700) under @tmpdir and a socket
+ * listening in it, as the caller: 0 with its path in @path, fd in *fd.
+ * hj_agent_relay(): joins each connection to @lfd from a peer with the
+ * listener's uid to one to @name in @dirfd; returns only on an error.
+ */
+int hj_agent_source(const char *path, uid_t uid, pid_t holder, int *dirfd,
+		    char *name, size_t size);
+int hj_agent_listen(const char *tmpdir, char *path, size_t size, int *fd);
+int hj_agent_relay(int lfd, int dirfd, const char *name);
+
+/* hijack-shell re-executed as the session's agent relay: ARG NAME */
+#define HJ_AGENT_ARG "--agent-relay"
+
+/*
  * A session's relay: hijack-shell re-executed as "hijack-shell
  * HJ_RELAY_ARG PID FD" under no_new_privs, waiting for the session's
  * process; hijack who(1) finds sessions by it.

@@ -5,6 +5,7 @@ lib_libhijack_la_SOURCES = \
 	lib/audit.h \
 	lib/conf.h \
 	lib/internal.h \
+	lib/agent.c \
 	lib/audit.c \
 	lib/cgroup.c \
 	lib/cgroup-spec.c \

@@ -206,7 +206,10 @@ sshd_bad() { # CONFIG-LINE PATTERN: the line instead of the safe one
 }
 sshd_bad "Subsystem sftp internal-sftp" "^PROBLEM: sshd: 'Subsystem sftp internal-sftp' bypasses the login shell"
 sshd_bad "AllowTcpForwarding yes" "^PROBLEM: sshd: allowtcpforwarding yes: forwarding is done by sshd on the host"
-sshd_bad "AllowAgentForwarding yes" "^PROBLEM: sshd: allowagentforwarding yes"
+printf '%s\nAllowAgentForwarding yes\n' "$(grep -v AllowAgent <<<"$safe")" > "$D/sshd_config"
+chk "sshd: agent forwarding, relayed into the container" 0 "^RESULT: ok$"
+like "... says where the agent goes" "$(hjcheck "$A")" \
+	"^forwarding: +allowagentforwarding yes: the agent is relayed to a socket of the session's in the container's /tmp$"
 sshd_bad "X11Forwarding yes" "^PROBLEM: sshd: x11forwarding yes"
 sshd_bad "AllowStreamLocalForwarding all" "^PROBLEM: sshd: allowstreamlocalforwarding (yes|all)"
 sshd_bad "PermitTunnel yes" "^PROBLEM: sshd: permittunnel yes"
@@ -241,8 +244,8 @@ match "key=value, any case, quotes, comments" 1 \
 	'match address "10.0.0.0/8,192.168.0.0/16"  # the LAN' "# X11Forwarding no" "x11forwarding=YES"
 match "Match all" 1 "^PROBLEM: sshd: $D/sshd_config:$n: 'Match all' sets PermitTunnel yes" \
 	"Match all" "PermitTunnel yes"
-match "Match Host, agent forwarding" 1 "^PROBLEM: sshd: $D/sshd_config:$n: 'Match Host \*.example.com' sets AllowAgentForwarding yes" \
-	"Match Host *.example.com" "AllowAgentForwarding yes"
+match "Match Host, X11 forwarding" 1 "^PROBLEM: sshd: $D/sshd_config:$n: 'Match Host \*.example.com' sets X11Forwarding yes" \
+	"Match Host *.example.com" "X11Forwarding yes"
 match "ForceCommand internal-sftp for an address" 1 \
 	"^PROBLEM: sshd: $D/sshd_config:$n: 'Match LocalPort 2222' sets ForceCommand internal-sftp -d /upload: bypasses the login shell" \
 	"Match LocalPort 2222" "ForceCommand internal-sftp -d /upload"
@@ -280,9 +283,9 @@ chk "sshd: a Match block in an Include'd drop-in" 1 \
 printf 'Match User hjtnobody\n\tAllowTcpForwarding yes\n' > "$D/conf.d/50-lan.conf"
 { echo "$safe"; echo "Match Address 10.0.0.0/8"; echo "	Include $D/conf.d/*.conf"; } > "$D/sshd_config"
 chk "sshd: a clean drop-in inside a Match block" 0 "^RESULT: ok$"
-printf 'AllowAgentForwarding yes\n' > "$D/conf.d/50-lan.conf"
+printf 'PermitTunnel yes\n' > "$D/conf.d/50-lan.conf"
 chk "sshd: a drop-in Include'd in a Match block" 1 \
-	"^PROBLEM: sshd: $D/conf.d/50-lan.conf:1: 'Match Address 10.0.0.0/8' sets AllowAgentForwarding yes"
+	"^PROBLEM: sshd: $D/conf.d/50-lan.conf:1: 'Match Address 10.0.0.0/8' sets PermitTunnel yes"
 
 # a clean configuration with Match blocks
 match "a clean config with a Match block" 0 "^RESULT: ok$" \
@@ -303,7 +306,9 @@ pam_session "session requisite /lib/security/pam_hijack.so debug"
 chk "forwarding, session step requisite by path" 0 "^RESULT: ok$"
 match "forwarding in a Match block, session step required" 0 "^RESULT: ok$" \
 	"Match Address 10.0.0.0/8" "AllowTcpForwarding remote"
-match "agent forwarding stays a problem" 1 "^PROBLEM: sshd: $D/sshd_config:$n: 'Match Address 10.0.0.0/8' sets AllowAgentForwarding yes" \
+match "stream-local forwarding stays a problem" 1 "^PROBLEM: sshd: $D/sshd_config:$n: 'Match Address 10.0.0.0/8' sets AllowStreamLocalForwarding yes" \
+	"Match Address 10.0.0.0/8" "AllowStreamLocalForwarding yes"
+match "agent forwarding in a Match block: relayed" 0 "^RESULT: ok$" \
 	"Match Address 10.0.0.0/8" "AllowAgentForwarding yes"
 for ctl in optional sufficient "[success=ok default=ignore]"; do
 	pam_session "session $ctl pam_hijack.so"

@@ -5,6 +5,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stddef.h>
@@ -20,7 +21,9 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1247,6 +1250,171 @@ START_TEST(net_in_userns)
 }
 END_TEST
 
+/* A socket listening at @dir/@name; its fd. */
+static int listen_at(const char *dir, const char *name, char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	ck_assert_int_ge(fd, 0);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/%s", dir, name);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(fd, 4), 0);
+	if (path)
+		strcpy(path, sa.sun_path);
+	return fd;
+}
+
+static int connect_to(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	ck_assert_int_ge(fd, 0);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+/*
+ * hj_agent_source(): SSH_AUTH_SOCK is trusted only for a socket the
+ * holder listens on, bound at that very path, in a directory of the
+ * user's that nobody else may enter.
+ */
+START_TEST(agent_source_is_the_holders)
+{
+	char dir[] = "/tmp/hj-agent-XXXXXX", path[108], name[64], p[160];
+	char link[] = "/tmp/hj-agent-link-XXXXXX";
+	int lfd, fd = -1;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	lfd = listen_at(dir, "agent.1", path);
+	ck_assert_int_eq(
+		hj_agent_source(path, 0, getpid(), &fd, name, sizeof(name)), 0);
+	ck_assert_str_eq(name, "agent.1");
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	/* held by another process: the check runner holds nothing here */
+	ck_assert_int_eq(hj_agent_source(path, 0, getppid(), &fd, name,
+					 sizeof(name)),
+			 -EPERM);
+	ck_assert_int_eq(fd, -1);
+	/* another user's directory */
+	ck_assert_int_eq(hj_agent_source(path, 1, getpid(), &fd, name,
+					 sizeof(name)),
+			 -EPERM);
+	/* a directory others may enter */
+	ck_assert_int_eq(chmod(dir, 0711), 0);
+	ck_assert_int_eq(hj_agent_source(path, 0, getpid(), &fd, name,
+					 sizeof(name)),
+			 -EPERM);
+	ck_assert_int_eq(chmod(dir, 0700), 0);
+	/* the same socket by another path: a symbolic link */
+	ck_assert_ptr_nonnull(mktemp(link));
+	ck_assert_int_eq(symlink(dir, link), 0);
+	snprintf(p, sizeof(p), "%s/agent.1", link);
+	ck_assert_int_eq(hj_agent_source(p, 0, getpid(), &fd, name,
+					 sizeof(name)),
+			 -EPERM);
+	unlink(link);
+	/* nothing bound there; not a path at all */
+	snprintf(p, sizeof(p), "%s/agent.2", dir);
+	ck_assert_int_eq(hj_agent_source(p, 0, getpid(), &fd, name,
+					 sizeof(name)),
+			 -EPERM);
+	ck_assert_int_eq(hj_agent_source("agent.1", 0, getpid(), &fd, name,
+					 sizeof(name)),
+			 -EINVAL);
+	snprintf(p, sizeof(p), "%s/../%s/agent.1", dir, dir + 5);
+	ck_assert_int_eq(hj_agent_source(p, 0, getpid(), &fd, name,
+					 sizeof(name)),
+			 -EINVAL);
+	close(lfd);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
+/*
+ * hj_agent_listen() and hj_agent_relay(): a connection from the
+ * listener's uid reaches the socket in the directory, both ways; one
+ * from another uid is hung up on and reaches nothing.
+ */
+START_TEST(agent_relay_answers_the_listeners_uid)
+{
+	char up_dir[] = "/tmp/hj-agent-up-XXXXXX", path[108], buf[8];
+	struct pollfd pfd;
+	int up, lfd, dirfd, c, a, status;
+	pid_t relay, other;
+
+	ck_assert_ptr_nonnull(mkdtemp(up_dir));
+	up = listen_at(up_dir, "agent.7", NULL);
+	ck_assert_int_eq(hj_agent_listen("/tmp", path, sizeof(path), &lfd), 0);
+	ck_assert(!strncmp(path, "/tmp/hijack-agent-", 18));
+	dirfd = open(up_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(dirfd, 0);
+	relay = fork();
+	ck_assert_int_ge(relay, 0);
+	if (relay == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		_exit(-hj_agent_relay(lfd, dirfd, "agent.7"));
+	}
+	/* ours: through to the socket in the directory, and back */
+	c = connect_to(path);
+	ck_assert_int_ge(c, 0);
+	ck_assert_int_eq(write(c, "ping", 4), 4);
+	a = accept4(up, NULL, NULL, SOCK_CLOEXEC);
+	ck_assert_int_ge(a, 0);
+	ck_assert_int_eq(read(a, buf, sizeof(buf)), 4);
+	ck_assert(!memcmp(buf, "ping", 4));
+	ck_assert_int_eq(write(a, "pong", 4), 4);
+	ck_assert_int_eq(read(c, buf, sizeof(buf)), 4);
+	ck_assert(!memcmp(buf, "pong", 4));
+	close(a);
+	ck_assert_int_eq(read(c, buf, sizeof(buf)), 0);
+	close(c);
+
+	/* uid 1, let into the directory: hung up on, nothing upstream */
+	ck_assert_int_eq(chmod(path, 0777), 0);
+	*strrchr(path, '/') = '\0';
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	strcat(path, "/agent");
+	other = fork();
+	ck_assert_int_ge(other, 0);
+	if (other == 0) {
+		signal(SIGPIPE, SIG_IGN);
+		if (setresgid(1, 1, 1) || setresuid(1, 1, 1))
+			_exit(10);
+		c = connect_to(path);
+		if (c < 0)
+			_exit(11);
+		(void)!write(c, "ping", 4);
+		/* end of file, or reset with our request unread */
+		_exit(read(c, buf, sizeof(buf)) <= 0 ? 0 : 12);
+	}
+	ck_assert_int_eq(waitpid(other, &status, 0), other);
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	pfd.fd = up;
+	pfd.events = POLLIN;
+	ck_assert_int_eq(poll(&pfd, 1, 200), 0);
+
+	kill(relay, SIGKILL);
+	waitpid(relay, NULL, 0);
+	close(lfd);
+	close(dirfd);
+	close(up);
+	unlink(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/agent.7", up_dir);
+	unlink(path);
+	rmdir(up_dir);
+}
+END_TEST
+
 /* /proc/self/fdinfo fields: the mount id agrees with statx's */
 START_TEST(fdinfo_fields)
 {
@@ -1875,7 +2043,8 @@ static Suite *lib_suite(bool root)
 		   confinement_caps_cut_without_probing, spec_falls_back_to_v1,
 		   spec_tree_v2, spec_tree_v1, spec_tree_bounded,
 		   state_pids_max_and_frozen, net_entered_by_pinned_init,
-		   net_in_userns);
+		   net_in_userns, agent_source_is_the_holders,
+		   agent_relay_answers_the_listeners_uid);
 	return s;
 }
 

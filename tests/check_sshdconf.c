@@ -170,19 +170,19 @@ START_TEST(scan_blocks)
 			 "internal-sftp\n");
 	/* a block that always applies settles the keyword */
 	ck_assert_str_eq(scan("Match User alice\n"
-			      "AllowAgentForwarding no\n"
+			      "PermitTunnel no\n"
 			      "Match all\n"
-			      "AllowAgentForwarding yes\n"
+			      "PermitTunnel yes\n"
 			      "X11Forwarding yes\n",
 			      NULL),
 			 "main:5 [all] X11Forwarding yes\n");
 	/* ... a block that may apply does not */
 	ck_assert_str_eq(scan("Match Address 1.2.3.4\n"
-			      "AllowAgentForwarding no\n"
+			      "PermitTunnel no\n"
 			      "Match all\n"
-			      "AllowAgentForwarding yes\n",
+			      "PermitTunnel yes\n",
 			      NULL),
-			 "main:4 [all] AllowAgentForwarding yes\n");
+			 "main:4 [all] PermitTunnel yes\n");
 }
 END_TEST
 

@@ -34,6 +34,7 @@ done
 
 for c in web1 web3; do
 	make_rootfs "$HJ_TMP/$c" "$c"
+	cp "$top_builddir/tests/helpers/hj-agent" "$HJ_TMP/$c/bin/"
 	for u in $U1 $U3; do rootfs_add_user "$HJ_TMP/$c" "$u" /tmp; done
 	chmod 1777 "$HJ_TMP/$c/tmp"
 done
@@ -110,6 +111,7 @@ EOF
 chmod 755 "$D/kill-web3"
 
 SSHD_TCP_FORWARDING=yes
+SSHD_AGENT_FORWARDING=yes
 SSHD_PAM_PRE="session required pam_exec.so $D/kill-web3"
 sshd_start "$D" $U1 $U2 $U3
 # every ssh here is one connection, one PAM session
@@ -225,6 +227,54 @@ kill "$fwd" 2>/dev/null
 wait "$fwd" 2>/dev/null
 
 is "the decoy on the host never saw a mapped user's request" "$(requests host)" 1
+
+# -- -A: the forwarded agent, through a socket inside the container in a
+# directory of the session's; the relay answers the session's uid only
+ssh-keygen -q -t ed25519 -N '' -C "hj-agent-key-$id" -f "$D/agentkey"
+ssh-agent -a "$D/agent.sock" >/dev/null || bail_out "ssh-agent"
+AGENT=$(pgrep -f -- "ssh-agent -a $D/agent.sock" | head -n1)
+HJ_PIDS+=("$AGENT")
+SSH_AUTH_SOCK=$D/agent.sock ssh-add -q "$D/agentkey" 2>/dev/null || bail_out "ssh-add"
+A=(env SSH_AUTH_SOCK="$D/agent.sock" "${S[@]}" -A)
+out=$("${A[@]}" "$U1@127.0.0.1" 'echo "$SSH_AUTH_SOCK"; hostname; hj-agent')
+logins=$((logins + 1))
+sock=$(head -n1 <<<"$out")
+like "-A: SSH_AUTH_SOCK is a socket in the container's /tmp" "$sock" '^/tmp/hijack-agent-[A-Za-z0-9]{6}/agent$'
+is "-A: the session, in web1, lists the client's key" "$(tail -n+2 <<<"$out")" "web1
+identities: 1
+comment: hj-agent-key-$id"
+out=$("${S[@]}" "$U1@127.0.0.1" 'echo "${SSH_AUTH_SOCK-unset}"')
+logins=$((logins + 1))
+is "without -A: no SSH_AUTH_SOCK" "$out" unset
+# a session that stays until its input ends, and who else may use its agent
+mkfifo "$D/hold"
+"${A[@]}" "$U1@127.0.0.1" 'echo "$SSH_AUTH_SOCK"; read -r x' <"$D/hold" >"$D/agent-session" 2>&1 &
+held=$!
+exec 9>"$D/hold"
+logins=$((logins + 1))
+HJ_PIDS+=("$held")
+for _ in $(seq 200); do [ -s "$D/agent-session" ] && break; sleep 0.05; done
+sock=$(head -n1 "$D/agent-session")
+dir=$HJ_TMP/web1${sock%/agent}
+is "-A: the socket's directory is the session's own, mode 700" \
+	"$(stat -c '%U %a' "$dir")" "$U1 700"
+relay=$(pgrep -u "$U1" -f -- "--agent-relay" | head -n1)
+check "-A: the relay is on the host, in the host's mount namespace" \
+	test -n "$relay" -a "$(ns_of "${relay:-0}" mnt)" = "$(ns_of $$ mnt)"
+is "-A: ... not dumpable, with no capabilities" \
+	"$(awk '/^CapEff:/ { print $2 }' "/proc/${relay:-0}/status") $(stat -c %U "/proc/${relay:-0}/status")" "0000000000000000 root"
+in1() { nsenter -t "$I1" -m -u -i -n -p "$@"; }
+uid1=$(id -u "$U1") gid1=$(id -g "$U1")
+is "-A: the same uid from elsewhere in web1 gets the agent (as with OpenSSH)" \
+	"$(in1 -S "$uid1" -G "$gid1" /bin/hj-agent "$sock" | head -n1)" "identities: 1"
+out=$(in1 -S 4242 -G 4242 /bin/hj-agent "$sock"); rc=$?
+is "-A: another user in web1 cannot reach the socket" "$rc:$out" "2:connect: Permission denied"
+out=$(in1 /bin/hj-agent "$sock"); rc=$?
+is "-A: web1's root reaches the socket, but the relay does not answer it" "$rc:$out" "3:no answer"
+exec 9>&-
+wait "$held" 2>/dev/null
+for _ in $(seq 100); do pgrep -u "$U1" -f -- "--agent-relay" >/dev/null || break; sleep 0.1; done
+check "-A: the relay ends with the session" bash -c "! pgrep -u $U1 -f -- --agent-relay"
 
 # -- a user no rule maps keeps the host's network
 out=$(eval "$http_get" | "${S[@]}" -W "127.0.0.1:$P" "$U2@127.0.0.1" | tail -n1)

@@ -106,6 +106,13 @@ for a in "$$ 2" "0 -1" "$$ -2" "$$ x" "+$$ -1"; do
 	setpriv --no-new-privs "$HS" --wait-for-child $a >/dev/null 2>&1
 	is "hijack-shell --wait-for-child $a: usage, exit 2" "$?" 2
 done
+out=$("$HS" --agent-relay agent.1 2>&1); rc=$?
+is "hijack-shell --agent-relay without no_new_privs: refused" "$rc:$out" \
+	"2:hijack-shell: --agent-relay is internal"
+for a in "" "../agent" "/tmp/x" "a b" ".." "agent.1 x"; do
+	setpriv --no-new-privs "$HS" --agent-relay "$a" >/dev/null 2>&1
+	is "hijack-shell --agent-relay '$a': usage, exit 2" "$?" 2
+done
 
 # -- no host fd beyond 0-2 and no host cwd reaches the container
 inside=$(exec 7</etc/hostname && "$HIJACK" pid "$INIT" ls /proc/self/fd | sort -n | tr '\n' ' ')

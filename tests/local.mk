@@ -111,7 +111,13 @@ tests_helpers_hj_tiocsti_LDFLAGS = -all-static
 TESTS += tests/e2e-ssh.sh
 EXTRA_DIST += tests/e2e-ssh.sh tests/helpers/ptydrive.py
 
-# port forwarding over the real ssh path lands in the container's network
+# port forwarding over the real ssh path lands in the container's network,
+# and the forwarded agent is reached from inside (hj-agent: static, as
+# hj-tiocsti, for the busybox container)
+check_PROGRAMS += tests/helpers/hj-agent
+tests_helpers_hj_agent_SOURCES = tests/helpers/hj-agent.c
+tests_helpers_hj_agent_CFLAGS = -O2 -Wall -Wextra
+tests_helpers_hj_agent_LDFLAGS = -all-static
 TESTS += tests/forward.sh
 EXTRA_DIST += tests/forward.sh
 

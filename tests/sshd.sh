@@ -13,6 +13,7 @@
 #                          config, $SSHD_PAM_EXTRA to the PAM service,
 #                          $SSHD_PAM_PRE before pam_hijack's session line;
 #                          $SSHD_TCP_FORWARDING is AllowTcpForwarding's
+#                          (and $SSHD_AGENT_FORWARDING AllowAgentForwarding's)
 #                          value (default no);
 #                          sets PORT, SSHD_CONFIG, SSHD
 #   s USER [CMD...]        ssh in as USER
@@ -105,7 +106,7 @@ PrintMotd no
 PrintLastLog no
 Subsystem sftp /usr/lib/openssh/sftp-server
 AllowTcpForwarding ${SSHD_TCP_FORWARDING:-no}
-AllowAgentForwarding no
+AllowAgentForwarding ${SSHD_AGENT_FORWARDING:-no}
 AllowStreamLocalForwarding no
 X11Forwarding no
 PermitTunnel no

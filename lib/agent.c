@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The forwarded ssh agent, inside the container.
+ *
+ * sshd listens for the forwarded agent on a unix socket in a directory
+ * of the user's on the host (session.c, auth_input_request_forwarding():
+ * /tmp/ssh-XXXXXXXXXX/agent.PID in OpenSSH 9), out of reach of a session
+ * in the container's mount namespace.  The session gets a socket of its
+ * own inside, in a directory only its uid can enter, and a relay on the
+ * host joins each connection to it with one to sshd's socket:
+ *
+ * - hj_agent_source(), privileged, before anything is entered: the path
+ *   sshd put in SSH_AUTH_SOCK is trusted only as far as the kernel says
+ *   the socket bound there is one that sshd's session process (@holder)
+ *   listens on, in a directory of the user's that nobody else may enter;
+ *   the directory is kept open (O_PATH), never looked up by name again.
+ * - hj_agent_listen(), in the session's child, inside, as the session:
+ *   a fresh directory (mode 0700) and the socket in it.
+ * - hj_agent_relay(), on the host, without privilege: each connection
+ *   from a peer with the session's own uid (SO_PEERCRED, in the host's
+ *   ids: not container root, not another user) is joined to one to
+ *   sshd's socket, made through the open directory.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/openat2.h>
+
+#include "hijack.h"
+#include "internal.h"
+
+/* __SO_ACCEPTCON in /proc/net/unix's Flags: a listening socket */
+#define UNIX_FLAG_LISTENING 0x10000
+#define AGENT_BACKLOG 16
+
+/* Does @pid hold socket inode @ino among its fds? */
+static bool holds_socket(pid_t pid, unsigned long ino)
+{
+	char path[64], link[64], want[40];
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	snprintf(want, sizeof(want), "socket:[%lu]", ino);
+	d = opendir(path);
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		char fd[336];
+		ssize_t l;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(fd, sizeof(fd), "%s/%s", path, de->d_name);
+		l = readlink(fd, link, sizeof(link) - 1);
+		if (l < 0)
+			continue;
+		link[l] = '\0';
+		found = !strcmp(link, want);
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * Is @path the address of a socket @holder listens on?  The table of
+ * @holder's network namespace lists every unix socket bound there with
+ * the address it was bound to: a process of the container may bind the
+ * same string in its own file system, so the inode must be @holder's.
+ */
+static int listened_by(pid_t holder, const char *path)
+{
+	char table[64], line[512];
+	int r = -EPERM;
+	FILE *f;
+
+	snprintf(table, sizeof(table), "/proc/%d/net/unix", (int)holder);
+	f = fopen(table, "re");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (r && fgets(line, sizeof(line), f)) {
+		unsigned long flags, ino;
+		char *p, *nl;
+		int off = 0;
+
+		if (sscanf(line, "%*s %*s %*s %lx %*s %*s %lu %n", &flags, &ino,
+			   &off) != 2 ||
+		    !off || !(flags & UNIX_FLAG_LISTENING))
+			continue;
+		p = line + off;
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		if (!strcmp(p, path) && holds_socket(holder, ino))
+			r = 0;
+	}
+	fclose(f);
+	return r;
+}
+
+int hj_agent_source(const char *path, uid_t uid, pid_t holder, int *dirfd,
+		    char *name, size_t size)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	const char *slash;
+	struct stat st;
+	int fd, r;
+
+	*dirfd = -1;
+	slash = strrchr(path, '/');
+	if (path[0] != '/' || !slash || slash == path || !slash[1] ||
+	    strlen(path) >= sizeof(dir) || strlen(slash + 1) >= size ||
+	    strstr(path, "/../") || strstr(path, "/./"))
+		return -EINVAL;
+	r = listened_by(holder, path);
+	if (r)
+		return r;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	fd = (int)syscall(SYS_openat2, AT_FDCWD, dir, &how, sizeof(how));
+	if (fd < 0)
+		return -errno;
+	/* the user's, and only the user's to enter */
+	if (fstat(fd, &st) || st.st_uid != uid || (st.st_mode & 077)) {
+		close(fd);
+		return -EPERM;
+	}
+	if (fstatat(fd, slash + 1, &st, AT_SYMLINK_NOFOLLOW) ||
+	    !S_ISSOCK(st.st_mode) || st.st_uid != uid) {
+		close(fd);
+		return -EPERM;
+	}
+	strcpy(name, slash + 1);
+	*dirfd = fd;
+	return 0;
+}
+
+int hj_agent_listen(const char *tmpdir, char *path, size_t size, int *fd)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char dir[sizeof(sa.sun_path)];
+	int s;
+
+	*fd = -1;
+	if (snprintf(dir, sizeof(dir), "%s/hijack-agent-XXXXXX", tmpdir) >=
+	    (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	if (!mkdtemp(dir))
+		return -errno;
+	if (snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/agent", dir) >=
+		    (int)sizeof(sa.sun_path) ||
+	    strlen(sa.sun_path) >= size) {
+		rmdir(dir);
+		return -ENAMETOOLONG;
+	}
+	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0 || bind(s, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    listen(s, AGENT_BACKLOG)) {
+		int e = errno;
+
+		if (s >= 0)
+			close(s);
+		unlink(sa.sun_path);
+		rmdir(dir);
+		return -e;
+	}
+	strcpy(path, sa.sun_path);
+	*fd = s;
+	return 0;
+}
+
+/* Copy both ways between @a and @b until both have ended. */
+static void splice_both(int a, int b)
+{
+	struct pollfd p[2] = { { a, POLLIN, 0 }, { b, POLLIN, 0 } };
+	char buf[16384];
+	int open = 2;
+
+	while (open) {
+		int i;
+
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		for (i = 0; i < 2; i++) {
+			ssize_t n;
+
+			if (p[i].fd < 0 || !p[i].revents)
+				continue;
+			n = read(p[i].fd, buf, sizeof(buf));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0 ||
+			    hj_write_full(p[1 - i].fd, buf, (size_t)n)) {
+				/* this way is over: say so to the other end */
+				shutdown(p[1 - i].fd, SHUT_WR);
+				p[i].fd = -1;
+				open--;
+			}
+		}
+	}
+}
+
+/* One connection: its peer must be the session's uid. */
+static void relay_one(int c, int dirfd, const char *name, uid_t uid)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	int up;
+
+	if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cred, &len) ||
+	    cred.uid != uid)
+		return;
+	/* through the directory opened and checked at the start */
+	if (snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s",
+		     dirfd, name) >= (int)sizeof(sa.sun_path))
+		return;
+	up = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (up < 0)
+		return;
+	if (!connect(up, (struct sockaddr *)&sa, sizeof(sa)))
+		splice_both(c, up);
+	close(up);
+}
+
+int hj_agent_relay(int lfd, int dirfd, const char *name)
+{
+	struct ucred self;
+	socklen_t len = sizeof(self);
+	struct sigaction sa = { .sa_handler = SIG_IGN,
+				.sa_flags = SA_NOCLDWAIT };
+
+	/*
+	 * A listening socket's peer credentials are its listener's: the
+	 * session's child, inside, as the session's uid (in our ids).
+	 */
+	if (getsockopt(lfd, SOL_SOCKET, SO_PEERCRED, &self, &len))
+		return -errno;
+	/* each connection's process is reaped by the kernel */
+	if (sigaction(SIGCHLD, &sa, NULL))
+		return -errno;
+	for (;;) {
+		int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+		pid_t pid, me = getpid();
+
+		if (c < 0) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			return -errno;
+		}
+		pid = fork();
+		if (pid == 0) {
+			/* never outlives the relay, which ends with the session */
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) ||
+			    getppid() != me)
+				_exit(0);
+			close(lfd);
+			relay_one(c, dirfd, name, self.uid);
+			_exit(0);
+		}
+		close(c);
+	}
+}
