@@ -724,4 +724,93 @@ else
 	not_ok "no strace (tests/deps.sh installs it)"
 fi
 
+# == a forward never reaches the host (pam_hijack(8), Forwarding) ==
+# Decoys listen on the host's loopback only, IPv4 and IPv6, on a port
+# nothing in web1 listens on; web1's network is its own, with its own
+# loopback up (unshare --net leaves it down).  Each way a client could ask sshd
+# to connect or listen for a mapped login is tried; a decoy that logs a
+# request, or a listener on the host, is a forward that ran on the host.
+# Without pam_hijack's network step each of these checks fails.
+write_conf "$A	$HJ_RUN/web1"
+nsenter --net="/proc/$I1/ns/net" ip link set lo up || bail_out "web1's lo"
+FP=$((30000 + RANDOM % 20000))
+while ss -ltnH | grep -q ":$FP "; do FP=$((FP + 1)); done
+decoy() { # NAME ADDRESS: an HTTP server whose requests go to $D/NAME.log
+	mkdir -p "$D/www-$1" && echo host > "$D/www-$1/who"
+	python3 -m http.server --bind "$2" --directory "$D/www-$1" "$FP" \
+		</dev/null >/dev/null 2>"$D/$1.log" &
+	HJ_PIDS+=("$!")
+	for _ in $(seq 100); do ss -ltnH | grep -q "$3:$FP " && return 0; sleep 0.05; done
+	bail_out "decoy $1 does not listen"
+}
+decoy d4 127.0.0.1 127.0.0.1
+decoy d6 ::1 '\[::1\]'
+hits() { cat "$D/d4.log" "$D/d6.log" | grep -c 'GET /'; }
+is "the decoys answer on the host" \
+	"$(curl --noproxy "*" -s --max-time 5 "http://127.0.0.1:$FP/who") $(curl --noproxy "*" -s --max-time 5 "http://[::1]:$FP/who")" "host host"
+base=$(hits)
+SSHD_TCP_FORWARDING=yes sshd_start "$D/sshd-fwd" "$A"
+F=(ssh -p "$PORT" "${SSHO[@]}")
+get='printf "GET /who HTTP/1.0\r\n\r\n"'
+fport() { local p=$((30000 + RANDOM % 20000)); while ss -ltnH | grep -q ":$p "; do p=$((p + 1)); done; echo "$p"; }
+up() { for _ in $(seq 200); do ss -ltnH | grep -q "$1 " && return 0; sleep 0.05; done; return 1; }
+for t in 127.0.0.1 '[::1]' localhost; do
+	out=$(eval "$get" | timeout 20 "${F[@]}" -W "$t:$FP" "$A@127.0.0.1" 2>/dev/null)
+	isnt "forward: -W $t:$FP does not reach the host's decoy" "$(tail -n1 <<<"$out")" host
+done
+LP=$(fport)
+"${F[@]}" -N -L "127.0.0.1:$LP:127.0.0.1:$FP" -L "127.0.0.1:$((LP + 1)):[::1]:$FP" "$A@127.0.0.1" &
+fwd=$!
+HJ_PIDS+=("$fwd")
+if up "127.0.0.1:$LP"; then
+	isnt "forward: -L to the host's 127.0.0.1 is the container's" "$(curl --noproxy "*" -s --max-time 5 "http://127.0.0.1:$LP/who")" host
+	up "127.0.0.1:$((LP + 1))"
+	isnt "forward: -L to the host's ::1 is the container's" "$(curl --noproxy "*" -s --max-time 5 "http://127.0.0.1:$((LP + 1))/who")" host
+else
+	not_ok "forward: -L listens on the client's side"
+fi
+kill "$fwd" 2>/dev/null; wait "$fwd" 2>/dev/null
+DP=$(fport)
+"${F[@]}" -N -D "127.0.0.1:$DP" "$A@127.0.0.1" &
+fwd=$!
+HJ_PIDS+=("$fwd")
+if up "127.0.0.1:$DP"; then
+	for u in "http://127.0.0.1:$FP/who" "http://[::1]:$FP/who" "http://localhost:$FP/who"; do
+		isnt "forward: -D (SOCKS) to $u is not the host's" \
+			"$(curl --proxy "socks5h://127.0.0.1:$DP" -s --max-time 5 "$u")" host
+	done
+else
+	not_ok "forward: -D listens on the client's side"
+fi
+kill "$fwd" 2>/dev/null; wait "$fwd" 2>/dev/null
+M=$D/fwd-master
+"${F[@]}" -M -S "$M" -N "$A@127.0.0.1" &
+fwd=$!
+HJ_PIDS+=("$fwd")
+for _ in $(seq 200); do [ -S "$M" ] && break; sleep 0.05; done
+LP=$(fport)
+"${F[@]}" -S "$M" -O forward -L "127.0.0.1:$LP:127.0.0.1:$FP" "$A@127.0.0.1" 2>/dev/null
+if up "127.0.0.1:$LP"; then
+	isnt "forward: a forward added to a ControlMaster is the container's" \
+		"$(curl --noproxy "*" -s --max-time 5 "http://127.0.0.1:$LP/who")" host
+else
+	not_ok "forward: the ControlMaster's added forward listens"
+fi
+"${F[@]}" -S "$M" -O exit "$A@127.0.0.1" 2>/dev/null
+wait "$fwd" 2>/dev/null
+RP=$(fport)
+"${F[@]}" -N -R "127.0.0.1:$RP:127.0.0.1:9" -R "$((RP + 1)):127.0.0.1:9" "$A@127.0.0.1" &
+fwd=$!
+HJ_PIDS+=("$fwd")
+for _ in $(seq 200); do
+	nsenter --net="/proc/$I1/ns/net" ss -ltnH | grep -q ":$((RP + 1)) " && break
+	sleep 0.05
+done
+check "forward: -R listens in web1's network" \
+	bash -c "nsenter --net=/proc/$I1/ns/net ss -ltnH | grep -q ':$RP '"
+check "forward: -R 127.0.0.1:PORT never listens on the host" bash -c "! ss -ltnH | grep -q ':$RP '"
+check "forward: -R PORT (any address) never listens on the host" bash -c "! ss -ltnH | grep -q ':$((RP + 1)) '"
+kill "$fwd" 2>/dev/null; wait "$fwd" 2>/dev/null
+is "forward: the host's decoys saw no request of a mapped login" "$(hits)" "$base"
+
 done_testing
