@@ -733,8 +733,7 @@ fi
 # Without pam_hijack's network step each of these checks fails.
 write_conf "$A	$HJ_RUN/web1"
 nsenter --net="/proc/$I1/ns/net" ip link set lo up || bail_out "web1's lo"
-FP=$((30000 + RANDOM % 20000))
-while ss -ltnH | grep -q ":$FP "; do FP=$((FP + 1)); done
+FP=$(free_tcp_port)
 decoy() { # NAME ADDRESS: an HTTP server whose requests go to $D/NAME.log
 	mkdir -p "$D/www-$1" && echo host > "$D/www-$1/who"
 	python3 -m http.server --bind "$2" --directory "$D/www-$1" "$FP" \
@@ -752,13 +751,12 @@ base=$(hits)
 SSHD_TCP_FORWARDING=yes sshd_start "$D/sshd-fwd" "$A"
 F=(ssh -p "$PORT" "${SSHO[@]}")
 get='printf "GET /who HTTP/1.0\r\n\r\n"'
-fport() { local p=$((30000 + RANDOM % 20000)); while ss -ltnH | grep -q ":$p "; do p=$((p + 1)); done; echo "$p"; }
 up() { for _ in $(seq 200); do ss -ltnH | grep -q "$1 " && return 0; sleep 0.05; done; return 1; }
 for t in 127.0.0.1 '[::1]' localhost; do
 	out=$(eval "$get" | timeout 20 "${F[@]}" -W "$t:$FP" "$A@127.0.0.1" 2>/dev/null)
 	isnt "forward: -W $t:$FP does not reach the host's decoy" "$(tail -n1 <<<"$out")" host
 done
-LP=$(fport)
+LP=$(free_tcp_port)
 "${F[@]}" -N -L "127.0.0.1:$LP:127.0.0.1:$FP" -L "127.0.0.1:$((LP + 1)):[::1]:$FP" "$A@127.0.0.1" &
 fwd=$!
 HJ_PIDS+=("$fwd")
@@ -770,7 +768,7 @@ else
 	not_ok "forward: -L listens on the client's side"
 fi
 kill "$fwd" 2>/dev/null; wait "$fwd" 2>/dev/null
-DP=$(fport)
+DP=$(free_tcp_port)
 "${F[@]}" -N -D "127.0.0.1:$DP" "$A@127.0.0.1" &
 fwd=$!
 HJ_PIDS+=("$fwd")
@@ -788,7 +786,7 @@ M=$D/fwd-master
 fwd=$!
 HJ_PIDS+=("$fwd")
 for _ in $(seq 200); do [ -S "$M" ] && break; sleep 0.05; done
-LP=$(fport)
+LP=$(free_tcp_port)
 "${F[@]}" -S "$M" -O forward -L "127.0.0.1:$LP:127.0.0.1:$FP" "$A@127.0.0.1" 2>/dev/null
 if up "127.0.0.1:$LP"; then
 	isnt "forward: a forward added to a ControlMaster is the container's" \
@@ -798,7 +796,7 @@ else
 fi
 "${F[@]}" -S "$M" -O exit "$A@127.0.0.1" 2>/dev/null
 wait "$fwd" 2>/dev/null
-RP=$(fport)
+RP=$(free_tcp_port)
 "${F[@]}" -N -R "127.0.0.1:$RP:127.0.0.1:9" -R "$((RP + 1)):127.0.0.1:9" "$A@127.0.0.1" &
 fwd=$!
 HJ_PIDS+=("$fwd")

@@ -12,22 +12,23 @@
 . "$(dirname "$0")/sshd.sh"
 hj_private_mounts "$0" "$@"
 require_root
-require_tools sshd ssh python3 curl setcap nsenter ss ip auditctl ausearch
+require_tools sshd ssh ssh-agent ssh-add git python3 curl setcap nsenter ss ip auditctl ausearch
 D=$HJ_TMP/fwd
 mkdir -p "$D"
 id=$$
-U1=hjtf1$id U2=hjtf2$id U3=hjtf3$id
+U1=hjtf1$id U2=hjtf2$id U3=hjtf3$id U4=hjtf4$id
 
 hj_shell_install "$D"
 hj_conf_take
 hj_auditd "$D"
 
 U="$top_srcdir/tests/users.sh"
-HJ_CLEANUP+=("'$U' del $U1 $U2 $U3 >/dev/null 2>&1")
+HJ_CLEANUP+=("'$U' del $U1 $U2 $U3 $U4 >/dev/null 2>&1")
 "$U" useradd "$U1" -M -s "$HS" >/dev/null || bail_out "useradd"
 "$U" useradd "$U2" -M -s /bin/bash >/dev/null
 "$U" useradd "$U3" -M -s "$HS" >/dev/null
-for u in $U1 $U2 $U3; do
+"$U" useradd "$U4" -M -s "$HS" >/dev/null
+for u in $U1 $U2 $U3 $U4; do
 	usermod -p '*' -d "$D/home-$u" "$u"
 	mkdir -p "$D/home-$u"
 done
@@ -42,6 +43,14 @@ ct_start web1 web1 "$HJ_TMP/web1" || bail_out "container web1"
 I1=$CT_INIT
 ct_start web3 web3 "$HJ_TMP/web3" || bail_out "container web3"
 I3=$CT_INIT
+# dev: a developer's container, with the host's /usr (git, ssh) read-only
+make_rootfs "$HJ_TMP/dev" dev
+ln -s usr/lib "$HJ_TMP/dev/lib" && ln -s usr/lib64 "$HJ_TMP/dev/lib64"
+rootfs_add_user "$HJ_TMP/dev" "$U4" /tmp
+chmod 1777 "$HJ_TMP/dev/tmp"
+CT_BINDS=/usr ct_start dev dev "$HJ_TMP/dev" || bail_out "container dev"
+I4=$CT_INIT
+nsenter --net="/proc/$I4/ns/net" ip link set lo up || bail_out "dev's lo"
 NET1=$(ns_of "$I1" net)
 isnt "web1 has a network namespace of its own" "$NET1" "$(ns_of $$ net)"
 # unshare --net leaves loopback down
@@ -51,15 +60,10 @@ cat > "$CONF" <<EOF
 # forward.sh
 $U1	$HJ_RUN/web1
 $U3	$HJ_RUN/web3
+$U4	$HJ_RUN/dev
 EOF
 chmod 644 "$CONF"
 
-# free_port: one nothing on the host listens on
-free_port() {
-	local p=$((30000 + RANDOM % 20000))
-	while ss -ltnH | grep -q ":$p "; do p=$((p + 1)); done
-	echo "$p"
-}
 # serve NAME PORT [nsenter args]: an HTTP server on 127.0.0.1:PORT whose
 # /who says NAME, its requests logged to $D/NAME.log
 serve() {
@@ -89,7 +93,7 @@ wait_listen() {
 }
 requests() { grep -c 'GET /who' "$D/$1.log"; }
 
-P=$(free_port)
+P=$(free_tcp_port)
 serve container "$P" nsenter --net="/proc/$I1/ns/net"
 serve host "$P"
 is "the decoy answers on the host's loopback" "$(get "http://127.0.0.1:$P/who")" host
@@ -113,7 +117,7 @@ chmod 755 "$D/kill-web3"
 SSHD_TCP_FORWARDING=yes
 SSHD_AGENT_FORWARDING=yes
 SSHD_PAM_PRE="session required pam_exec.so $D/kill-web3"
-sshd_start "$D" $U1 $U2 $U3
+sshd_start "$D" $U1 $U2 $U3 $U4
 # every ssh here is one connection, one PAM session
 S=(ssh -p "$PORT" "${SSHO[@]}" -o ExitOnForwardFailure=yes)
 logins=0
@@ -125,7 +129,7 @@ logins=$((logins + 1))
 is "-W reaches the container's service" "$out" container
 
 # -- -L, with sshd's processes of the connection in the container's network
-LP=$(free_port)
+LP=$(free_tcp_port)
 "${S[@]}" -N -L "$LP:127.0.0.1:$P" "$U1@127.0.0.1" &
 fwd=$!
 logins=$((logins + 1))
@@ -149,7 +153,7 @@ wait "$fwd" 2>/dev/null
 # -- -D: a SOCKS proxy into the container's network; localhost is resolved
 # by sshd with the host's resolver configuration, and means the
 # container's loopback
-DP=$(free_port)
+DP=$(free_tcp_port)
 "${S[@]}" -N -D "127.0.0.1:$DP" "$U1@127.0.0.1" &
 fwd=$!
 logins=$((logins + 1))
@@ -172,7 +176,7 @@ fwd=$!
 logins=$((logins + 1))
 HJ_PIDS+=("$fwd")
 for _ in $(seq 200); do [ -S "$M" ] && break; sleep 0.05; done
-LP2=$(free_port)
+LP2=$(free_tcp_port)
 "${S[@]}" -S "$M" -O forward -L "$LP2:127.0.0.1:$P" "$U1@127.0.0.1" 2>/dev/null
 if wait_listen "$LP2"; then
 	is "ControlMaster: a forward added to the master reaches the container" \
@@ -186,9 +190,9 @@ wait "$fwd" 2>/dev/null
 # -- -R: the listener opens in the container, not on the host, and a
 # client inside the container (a second login) reaches the ssh client's
 # side through it
-CP=$(free_port)
+CP=$(free_tcp_port)
 serve client "$CP"
-RP=$(free_port)
+RP=$(free_tcp_port)
 "${S[@]}" -N -R "127.0.0.1:$RP:127.0.0.1:$CP" "$U1@127.0.0.1" &
 fwd=$!
 logins=$((logins + 1))
@@ -209,10 +213,10 @@ wait "$fwd" 2>/dev/null
 
 # -- VS Code Remote-SSH's pattern: a server started by `ssh host cmd`
 # listens on the container's loopback; `ssh -N -L` reaches it
-SP=$(free_port)
+SP=$(free_tcp_port)
 "${S[@]}" "$U1@127.0.0.1" "mkdir -p /tmp/srv && echo editor-server > /tmp/srv/who && httpd -p 127.0.0.1:$SP -h /tmp/srv"
 logins=$((logins + 1))
-LP3=$(free_port)
+LP3=$(free_tcp_port)
 "${S[@]}" -N -L "$LP3:127.0.0.1:$SP" "$U1@127.0.0.1" &
 fwd=$!
 logins=$((logins + 1))
@@ -275,6 +279,29 @@ exec 9>&-
 wait "$held" 2>/dev/null
 for _ in $(seq 100); do pgrep -u "$U1" -f -- "--agent-relay" >/dev/null || break; sleep 0.1; done
 check "-A: the relay ends with the session" bash -c "! pgrep -u $U1 -f -- --agent-relay"
+
+# -- git over ssh from inside the container with the forwarded agent: a
+# repository of U2's (unmapped, on the host) cloned in the dev container
+# through -R back to this sshd, authenticated by the client's agent key
+# (which only the agent holds: nothing inside has a key)
+cat "$D/agentkey.pub" >> "$D/keys/$U2"
+git init -q --bare "$D/home-$U2/repo.git"
+git init -q "$D/work" && echo "hello from the host's repository" > "$D/work/README" &&
+	git -C "$D/work" add README &&
+	git -C "$D/work" -c user.name=t -c user.email=t@t commit -qm one &&
+	git -C "$D/work" push -q "$D/home-$U2/repo.git" HEAD:master || bail_out "git repository"
+chown -R "$U2:" "$D/home-$U2"
+GP=$(free_tcp_port)
+out=$("${A[@]}" -R "127.0.0.1:$GP:127.0.0.1:$PORT" "$U4@127.0.0.1" \
+	"hostname; GIT_SSH_COMMAND='ssh -p $GP -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR' \
+	git clone -q $U2@127.0.0.1:repo.git /tmp/clone-$id && cat /tmp/clone-$id/README" 2>&1)
+is "-A -R: git clone over ssh from inside dev, with the forwarded agent" "$out" "dev
+hello from the host's repository"
+check "... into dev's /tmp, not the host's" test -f "$HJ_TMP/dev/tmp/clone-$id/README" -a ! -e "/tmp/clone-$id"
+out=$("${S[@]}" -R "127.0.0.1:$GP:127.0.0.1:$PORT" "$U4@127.0.0.1" \
+	"GIT_SSH_COMMAND='ssh -p $GP -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR' \
+	git ls-remote $U2@127.0.0.1:repo.git >/dev/null 2>&1 && echo reached || echo refused")
+is "... and without -A, no key inside: the server refuses" "$out" refused
 
 # -- a user no rule maps keeps the host's network
 out=$(eval "$http_get" | "${S[@]}" -W "127.0.0.1:$P" "$U2@127.0.0.1" | tail -n1)

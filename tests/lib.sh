@@ -184,7 +184,13 @@ ct_start() {
 		rootfs=${CT_ROOTFS_BASE:-$HJ_TMP}/ct-${name//\//-}
 		make_rootfs "$rootfs" "$host" || return 1
 	fi
-	inner="mount --make-rprivate / && mount --bind '$rootfs' '$rootfs' && cd '$rootfs' && pivot_root . oldroot && exec /bin/busybox sh -c 'mount -t proc proc /proc; umount -l /oldroot; hostname $host; exec ${CT_WRAP:+$CT_WRAP }sleep 1000000'"
+	# CT_BINDS="DIR...": host directories bound read-only at the same
+	# path in the rootfs (the host's /usr: a container with git and ssh)
+	local binds="" b
+	for b in ${CT_BINDS-}; do
+		binds+=" && mount --bind '$b' '$rootfs$b' && mount -o remount,bind,ro '$rootfs$b'"
+	done
+	inner="mount --make-rprivate / && mount --bind '$rootfs' '$rootfs'$binds && cd '$rootfs' && pivot_root . oldroot && exec /bin/busybox sh -c 'mount -t proc proc /proc; umount -l /oldroot; hostname $host; exec ${CT_WRAP:+$CT_WRAP }sleep 1000000'"
 	(
 		for h in $(hj_hierarchies); do
 			echo "$BASHPID" > "$(cg_path "$h" "$name")/cgroup.procs" || exit 1
@@ -198,6 +204,21 @@ ct_start() {
 	HJ_PIDS+=("$CT_HELPER")
 	CT_INIT=$(wait_init "$CT_HELPER") || return 1
 	HJ_PIDS+=("$CT_INIT")
+}
+
+# free_tcp_port: a TCP port that no socket of this machine uses, listening
+# or connected, and the one after it too; below the kernel's ephemeral
+# range (ip_local_port_range), so that no outgoing connection takes it
+# between the choice and the bind
+free_tcp_port() {
+	local lo span port
+	read -r lo _ </proc/sys/net/ipv4/ip_local_port_range
+	span=$((lo - 10002))
+	port=$((10000 + RANDOM % span))
+	while ss -tanH | awk '{ print $4 }' | grep -qE ":($port|$((port + 1)))\$"; do
+		port=$((10000 + (port - 10000 + 2) % span))
+	done
+	echo "$port"
 }
 
 # The pid-namespace init below a helper: last NSpid field 1.
