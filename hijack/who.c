@@ -225,39 +225,6 @@ static bool session_cgroup(pid_t pid, const char *spec, char *out, size_t size)
 	return under;
 }
 
-/* the inodes of @pid's sockets */
-static size_t socket_inodes(pid_t pid, unsigned long *inos, size_t max)
-{
-	char path[64], link[64], *end;
-	struct dirent *de;
-	size_t n = 0;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	d = opendir(path);
-	if (!d)
-		return 0;
-	while (n < max && (de = readdir(d))) {
-		char fd[336];
-		ssize_t l;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(fd, sizeof(fd), "%s/%s", path, de->d_name);
-		l = readlink(fd, link, sizeof(link) - 1);
-		if (l < 0)
-			continue;
-		link[l] = '\0';
-		if (strncmp(link, "socket:[", 8))
-			continue;
-		inos[n] = strtoul(link + 8, &end, 10);
-		if (*end == ']')
-			n++;
-	}
-	closedir(d);
-	return n;
-}
-
 /* "ADDR:PORT" of /proc/net/tcp{,6}: the kernel's words in host order */
 static int tcp_addr(const char *hex, unsigned int port, bool v6, char *out,
 		    size_t size)
@@ -344,7 +311,7 @@ static bool tcp_lookup(pid_t pid, const unsigned long *inos, size_t n,
 static bool tcp_peer(pid_t pid, char *out, size_t size)
 {
 	unsigned long inos[WHO_SOCKETS_MAX];
-	size_t n = socket_inodes(pid, inos, WHO_SOCKETS_MAX);
+	size_t n = hj_proc_sockets(pid, inos, WHO_SOCKETS_MAX);
 	int depth;
 
 	for (depth = 0; n && pid > 1 && depth < WHO_ANCESTORS_MAX; depth++) {

@@ -23,7 +23,6 @@
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -47,35 +46,19 @@
 /* __SO_ACCEPTCON in /proc/net/unix's Flags: a listening socket */
 #define UNIX_FLAG_LISTENING 0x10000
 #define AGENT_BACKLOG 16
+/* sshd's session process holds a handful of sockets */
+#define AGENT_HOLDER_SOCKETS 256
 
 /* Does @pid hold socket inode @ino among its fds? */
 static bool holds_socket(pid_t pid, unsigned long ino)
 {
-	char path[64], link[64], want[40];
-	struct dirent *de;
-	bool found = false;
-	DIR *d;
+	unsigned long inos[AGENT_HOLDER_SOCKETS];
+	size_t n = hj_proc_sockets(pid, inos, AGENT_HOLDER_SOCKETS), i;
 
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	snprintf(want, sizeof(want), "socket:[%lu]", ino);
-	d = opendir(path);
-	if (!d)
-		return false;
-	while (!found && (de = readdir(d))) {
-		char fd[336];
-		ssize_t l;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(fd, sizeof(fd), "%s/%s", path, de->d_name);
-		l = readlink(fd, link, sizeof(link) - 1);
-		if (l < 0)
-			continue;
-		link[l] = '\0';
-		found = !strcmp(link, want);
-	}
-	closedir(d);
-	return found;
+	for (i = 0; i < n; i++)
+		if (inos[i] == ino)
+			return true;
+	return false;
 }
 
 /*

@@ -428,6 +428,7 @@ int hj_parse_id_map(const char *buf, size_t len, unsigned int id, bool inside,
 		    unsigned int *to);
 int hj_proc_read(pid_t pid, const char *file, char *buf, size_t size,
 		 size_t *len);
+size_t hj_proc_sockets(pid_t pid, unsigned long *inos, size_t max);
 
 /*
  * agent.c: the forwarded ssh agent inside the container.

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -437,4 +438,40 @@ int hj_parse_groups(const char *buf, size_t len, gid_t *gids, size_t max,
 		p = skip_blank(p, end);
 	}
 	return 0;
+}
+
+/*
+ * The inodes of @pid's sockets (its fds that link to "socket:[N]"), at
+ * most @max of them; 0 when none or the fds cannot be read.
+ */
+size_t hj_proc_sockets(pid_t pid, unsigned long *inos, size_t max)
+{
+	char path[64], link[64], *end;
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (n < max && (de = readdir(d))) {
+		char fd[336];
+		ssize_t l;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(fd, sizeof(fd), "%s/%s", path, de->d_name);
+		l = readlink(fd, link, sizeof(link) - 1);
+		if (l < 0)
+			continue;
+		link[l] = '\0';
+		if (strncmp(link, "socket:[", 8))
+			continue;
+		inos[n] = strtoul(link + 8, &end, 10);
+		if (*end == ']')
+			n++;
+	}
+	closedir(d);
+	return n;
 }
