@@ -286,6 +286,25 @@ static void check_transfer(struct hj_target *t, const struct hj_mapping *m,
 }
 
 /*
+ * The network namespace a login's TCP forwards use (pam_hijack's session
+ * step moves sshd's session there): hijack check reads this line.
+ */
+static void check_network(const struct hj_target *t)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)t->pid);
+	if (stat(path, &st) || hj_target_alive(t)) {
+		cannot("the network namespace of pid %d: %s", (int)t->pid,
+		       strerror(errno));
+		return;
+	}
+	printf("network:    net:[%llu] (%s)\n", (unsigned long long)st.st_ino,
+	       t->ns_differ & HJ_NS_NET ? "the container's own" : "the host's");
+}
+
+/*
  * hijack-shell knows the user by uid, PAM by name: when the uid's first
  * account in the user database is another, the login of this one is
  * refused as a mismatch (hijack-shell.c check_pam_mapping()).
@@ -384,6 +403,7 @@ int shell_check(const char *user, bool priv)
 			if (t.ns_differ & bit)
 				printf("%s ", hj_ns_name(bit));
 		printf("differ from the host\n");
+		check_network(&t);
 		if (!check_identity(&t, &m, pw, &ids)) {
 			check_confinement(&t, &m, priv);
 			check_transfer(&t, &m, pw, &ids);

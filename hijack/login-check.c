@@ -194,7 +194,8 @@ static void check_sshd(const char *config, const char *user,
 {
 	static const char *const forwarding[] = {
 		"allowtcpforwarding",
-		"x11forwarding",      "allowstreamlocalforwarding",
+		"x11forwarding",
+		"allowstreamlocalforwarding",
 		"permittunnel",
 	};
 	char *conf = sshd_effective(config, user), v[1024], *pos;
@@ -429,27 +430,6 @@ static void check_pam_stack(const char *service, struct net_view *net)
 		       E(path));
 }
 
-/* The container's network namespace, as its init has it now. */
-static void read_net(const struct hj_mapping *m, struct net_view *net)
-{
-	struct stat theirs, ours;
-	struct hj_target t;
-	char path[64];
-
-	net->container = m->name;
-	if (hj_container_state(m->cgroup, &t))
-		return;
-	snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)t.pid);
-	if (!stat(path, &theirs) && !hj_target_alive(&t) &&
-	    !stat("/proc/self/ns/net", &ours)) {
-		net->known = true;
-		net->ino = (unsigned long long)theirs.st_ino;
-		net->host_shared = theirs.st_ino == ours.st_ino &&
-				   theirs.st_dev == ours.st_dev;
-	}
-	hj_target_release(&t);
-}
-
 /* The program of "Subsystem sftp PATH [ARGS]": 0, -ENOENT, or -EPROTO
  * for internal-sftp (check_sshd() flags it). */
 static int sftp_program(const char *config, const char *user, char *out,
@@ -479,12 +459,30 @@ static int sftp_program(const char *config, const char *user, char *out,
 }
 
 /*
+ * hijack-shell --check's "network:" line: the network namespace of the
+ * container's init, by inode, and whether it is the host's.  Kept in
+ * @net for the forwarding checks; the line is printed as it came.
+ */
+static void read_net(const char *line, struct net_view *net)
+{
+	unsigned long long ino;
+	char whose[32];
+
+	if (sscanf(line, "network: net:[%llu] (%31[^)])", &ino, whose) != 2)
+		return;
+	net->known = true;
+	net->ino = ino;
+	net->host_shared = !strcmp(whose, "the host's");
+}
+
+/*
  * hijack-shell --check USER, as root: its lines as they come, but its
  * RESULT line, which the whole check gives at the end.  Its PROBLEM lines
  * count.  The child is killed at a deadline: the container's side can be
  * slow, never endless.
  */
-static void shell_part(const char *shell, const char *user, const char *sftp)
+static void shell_part(const char *shell, const char *user, const char *sftp,
+		       struct net_view *net)
 {
 	char *buf = malloc(CHECK_SHELL_OUT_MAX + 1), *line, *eol;
 	int p[2], status = 0, r;
@@ -520,6 +518,8 @@ static void shell_part(const char *shell, const char *user, const char *sftp)
 			continue;
 		if (!strncmp(line, "PROBLEM:", 8))
 			problems++;
+		if (net)
+			read_net(line, net);
 		/* the shell escaped what it printed; a stray byte still goes */
 		for (char *c = line; c < eol; c++)
 			if (*c != '\n' && *c != '\t' &&
@@ -603,19 +603,19 @@ int hijack_check(const char *shell_arg, const char *user)
 	r = hj_conf_resolve_user(HJ_CONF_DEFAULT, pw, &m, &cerr);
 	/* the rule's lines and problems are the shell's to print */
 	if (r || m.kind != HJ_MAP_CONTAINER) {
-		shell_part(shell, pw->pw_name, NULL);
+		shell_part(shell, pw->pw_name, NULL, NULL);
 		if (!r && m.kind == HJ_MAP_NONE)
 			check_login_shell(pw, shell, false, config);
 		return problems ? 1 : 0;
 	}
 	r = sftp_program(config, pw->pw_name, sftp, sizeof(sftp));
-	shell_part(shell, pw->pw_name, r ? NULL : sftp);
+	shell_part(shell, pw->pw_name, r ? NULL : sftp, &net);
 	if (r == -ENOENT)
 		printf("warning:    scp and sftp will fail: sshd names no sftp "
 		       "subsystem\n");
 	check_login_shell(pw, shell, true, config);
 	check_pam_stack(service, &net);
-	read_net(&m, &net);
+	net.container = m.name;
 	check_sshd(config, pw->pw_name, &net);
 	check_sshd_match(config, pw, &net);
 	if (problems)

@@ -105,6 +105,13 @@ static void check_shell(int argc, char **argv)
 		CHECK(a.wait_pid > 0 && (a.wait_fd == -1 || a.wait_fd > 2));
 		CHECK(!a.command && !a.user);
 		break;
+	case SHELL_AGENT:
+		/* a plain file name, as sshd makes them */
+		CHECK(argc == 3 && !strcmp(argv[1], HJ_AGENT_ARG));
+		CHECK(a.agent == argv[2] && a.agent[0] && a.agent[0] != '.' &&
+		      !strchr(a.agent, '/'));
+		CHECK(!a.command && !a.user);
+		break;
 	case SHELL_HELP:
 	case SHELL_VERSION:
 		CHECK(argc == 2 && !a.command && !a.user);
