@@ -105,13 +105,16 @@ EOF
 # -- a pty session: type commands inside; while it runs, look at the
 # recorder from the host as the user would
 # (tlog-rec-session flushes type-ahead when it puts the terminal in raw
-# mode, TCSAFLUSH: type once the session is up)
-(sleep 2; echo "echo $MARK; hostname"; sleep 2; echo exit) |
-	ssh -tt -p "$PORT" "${SSHO[@]}" "$U1@127.0.0.1" >"$D/pty.out" 2>&1 &
+# mode, TCSAFLUSH: type once the session's shell runs inside, however
+# long a loaded machine takes to get there; a fixed sleep lost the typed
+# lines under ASan beside a full tests/run, and the session never ended)
+mkfifo "$D/pty.in"
+timeout 300 ssh -tt -p "$PORT" "${SSHO[@]}" "$U1@127.0.0.1" <"$D/pty.in" >"$D/pty.out" 2>&1 &
 spid=$!
+exec 7>"$D/pty.in"
 # the recorder (effective uid _tlog) once its child runs hijack-shell
 rpid="" kids=""
-for _ in $(seq 50); do
+for _ in $(seq 300); do
 	rpid=$(pgrep -u _tlog -x tlog-rec-sessio | head -n1)
 	kids=$(for c in $(cat /proc/"$rpid"/task/*/children 2>/dev/null); do
 		echo "$(cat /proc/"$c"/comm) $(awk '/^Uid:/ {print $2,$3,$4}' /proc/"$c"/status)"
@@ -135,6 +138,12 @@ if [ -n "$rpid" ]; then
 else
 	not_ok "found the recorder of the pty session"
 fi
+for _ in $(seq 600); do pgrep -u "$U1" -x sh >/dev/null && break; sleep 0.1; done
+sleep 0.5
+echo "echo $MARK; hostname" >&7
+sleep 1
+echo exit >&7
+exec 7>&-
 wait "$spid"
 out=$(tr -d '\r' <"$D/pty.out")
 like "pty session: ran inside the container" "$out" "^$CT$"
