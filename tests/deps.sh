@@ -4,7 +4,7 @@ set -e
 PKGS="build-essential autoconf automake libtool pkg-config gawk
 libpam0g-dev libcgroup-dev libaudit-dev check libcap-dev
 busybox-static util-linux procps iproute2 openssh-server openssh-client
-rsync git auditd pamtester hyperfine tlog strace
+rsync git curl auditd pamtester hyperfine tlog strace
 runc crun lxc podman conmon catatonit uidmap
 qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev libssl-dev cpio kmod apparmor
 clang-14 libclang-rt-14-dev llvm-14 valgrind cppcheck

@@ -449,6 +449,38 @@ pam_session_opt() { # add|del OPTION
 	esac
 	grep '^session.*pam_hijack' /etc/pam.d/sshd
 }
+# Forwarding: an HTTP server on 127.0.0.1:PORT of PID's network whose
+# /who says "container", and a decoy on the host's that says "host"
+fwd_listens() { # PID PORT: listeners in PID's network, in the host's
+	echo "$(nsenter --net="/proc/$1/ns/net" ss -ltnH | grep -c "127.0.0.1:$2 ")" \
+		"$(ss -ltnH | grep -c "127.0.0.1:$2 ")"
+}
+fwd_port() { # a port, and the next, that no socket uses
+	local p=$((20000 + RANDOM % 10000))
+	while ss -tanH | grep -qE ":($p|$((p + 1))) "; do p=$((p + 2)); done
+	echo "$p"
+}
+fwd_serve() { # PID PORT
+	mkdir -p /srv/fwd-ct /srv/fwd-host
+	echo container >/srv/fwd-ct/who
+	echo host >/srv/fwd-host/who
+	setsid nsenter --net="/proc/$1/ns/net" busybox httpd -f -p "127.0.0.1:$2" \
+		-h /srv/fwd-ct </dev/null >/dev/null 2>&1 &
+	echo $! >>/run/hj-fwd.pids
+	setsid busybox httpd -f -p "127.0.0.1:$2" -h /srv/fwd-host </dev/null >/dev/null 2>&1 &
+	echo $! >>/run/hj-fwd.pids
+	for _ in $(seq 50); do
+		[ "$(fwd_listens "$1" "$2")" = "1 1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+fwd_stop() {
+	# shellcheck disable=SC2046 # one pid a word
+	[ -f /run/hj-fwd.pids ] && kill $(cat /run/hj-fwd.pids) 2>/dev/null
+	rm -f /run/hj-fwd.pids
+}
+
 # journal lines since SINCE (a date) that contain STRING
 journal_grep() { # SINCE STRING
 	journalctl -q --no-pager --since "$1" 2>/dev/null | grep -F -- "$2" | head -n3

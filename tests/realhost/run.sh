@@ -226,7 +226,44 @@ login_cases() {
 	# scp, sftp, rsync: sshd's and PAM's paths, the same for every
 	# runtime; the runtimes added for their cgroup layout skip them
 	[ "${LIGHT[$rt]:-}" = 1 ] || file_cases "$rt" "$who" "$f"
+	forward_cases "$rt" "$who" "$pid"
 	session_cases "$rt" "$who" "$pid" "$want"
+}
+
+# forward_cases RT USER PID: the login's TCP forwards are the container's
+# network's (pam_hijack(8), Forwarding; README step 2 leaves forwarding
+# on): -L reaches a server on the container's loopback, never the decoy
+# on the guest's at the same port; -R listens in the container's network
+# and not the guest's
+forward_cases() {
+	local rt=$1 who=$2 pid=$3 fp lp fwd out
+	fp=$(gs fwd_port)
+	if ! gs fwd_serve "$pid" "$fp" >/dev/null 2>&1; then
+		not_ok "$rt: forwarding: the servers listen (container's and host's 127.0.0.1:$fp)"
+		gs fwd_stop >/dev/null 2>&1
+		return
+	fi
+	lp=$(free_tcp_port)
+	timeout 120 ssh "${SSHO[@]}" -N -o ExitOnForwardFailure=yes \
+		-L "127.0.0.1:$lp:127.0.0.1:$fp" "$who@127.0.0.1" </dev/null 2>/dev/null &
+	fwd=$!
+	for _ in $(seq 300); do ss -ltnH | grep -q "127.0.0.1:$lp " && break; sleep 0.1; done
+	out=$(curl --noproxy '*' -s --max-time 30 "http://127.0.0.1:$lp/who")
+	is "$rt: ssh -L lands in the container's network (its 127.0.0.1, not the host's)" "$out" container
+	kill "$fwd" 2>/dev/null
+	wait "$fwd" 2>/dev/null
+	timeout 120 ssh "${SSHO[@]}" -N -o ExitOnForwardFailure=yes \
+		-R "127.0.0.1:$((fp + 1)):127.0.0.1:9" "$who@127.0.0.1" </dev/null 2>/dev/null &
+	fwd=$!
+	for _ in $(seq 100); do
+		[ "$(gs fwd_listens "$pid" "$((fp + 1))")" = "1 0" ] && break
+		sleep 0.3
+	done
+	is "$rt: ssh -R listens in the container's network, not the host's" \
+		"$(gs fwd_listens "$pid" "$((fp + 1))")" "1 0"
+	kill "$fwd" 2>/dev/null
+	wait "$fwd" 2>/dev/null
+	gs fwd_stop >/dev/null 2>&1
 }
 
 # file_cases RT USER HOMEDIR: scp, sftp and rsync land in the container
