@@ -36,7 +36,7 @@ rm -f tests/*.trs tests/*/*.trs
 tests=${HIJACK_ASAN_TESTS:-tests/check_lib tests/check_conf tests/check_pam \
 tests/hijack-cli.sh tests/pam-audit.sh tests/e2e-ssh.sh tests/attacks.sh \
 tests/check.sh tests/audit-faults.sh tests/audit-review.sh tests/recording.sh \
-tests/e2e-runtimes.sh tests/e2e-rootless.sh}
+tests/e2e-runtimes.sh tests/e2e-rootless.sh tests/forward.sh}
 if [ "$tests" = all ]; then
 	HIJACK_TEST_DEB=0 make -j1 check >>"$log" 2>&1
 else
