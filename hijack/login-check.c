@@ -180,9 +180,11 @@ static void check_tcp_forwarding(const char *v, const struct net_view *net)
 			"session step is not required in %s)",
 			E(v), E(net->pam_file));
 	else if (net->host_shared)
-		problem("sshd: allowtcpforwarding %s: container %s shares the "
-			"host's network: forwards reach the host's",
-			E(v), E(net->container));
+		/* no more than the container's own processes reach */
+		printf("forwarding: allowtcpforwarding %s: container %s has "
+		       "the host's network (net:[%llu]), and so have its "
+		       "forwards, as its own processes do\n",
+		       E(v), E(net->container), net->ino);
 	else if (net->known)
 		printf("forwarding: allowtcpforwarding %s: from and into "
 		       "container %s's network (net:[%llu])\n",
@@ -316,8 +318,7 @@ static void match_report(struct sshdconf_scan *sc,
 	const struct net_view *net = sc->data;
 
 	/* into the container's network, as in the global section */
-	if (!strcasecmp(f->keyword, "AllowTcpForwarding") &&
-	    net->session_step && !net->host_shared)
+	if (!strcasecmp(f->keyword, "AllowTcpForwarding") && net->session_step)
 		return;
 	problem("sshd: %s:%u: 'Match %s' sets %s %s: %s", E(f->file), f->line,
 		E(f->match), E(f->keyword), E(f->value), f->why);
@@ -395,8 +396,8 @@ static bool pam_session_required(char *line)
 static void check_pam_stack(const char *service, struct net_view *net)
 {
 	static char path[512];
-	char line[1024];
-	bool found = false;
+	char line[1024], after[1024] = "";
+	bool found = false, step = false;
 	FILE *f;
 
 	if (!service || strchr(service, '/'))
@@ -413,15 +414,30 @@ static void check_pam_stack(const char *service, struct net_view *net)
 		return;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		char *l = line + strspn(line, " \t");
+		char *l = line + strspn(line, " \t"), *nl = strchr(l, '\n');
 
-		if (*l == '#' || !strstr(l, "pam_hijack"))
+		if (nl)
+			*nl = '\0';
+		if (*l == '#')
+			continue;
+		/* the first session line after pam_hijack's, if any */
+		if (step && !after[0] &&
+		    (!strncasecmp(l, "session", 7) ||
+		     !strncasecmp(l, "-session", 8) ||
+		     !strncmp(l, "@include", 8)))
+			snprintf(after, sizeof(after), "%s", l);
+		if (!strstr(l, "pam_hijack"))
 			continue;
 		found = true;
 		if (pam_session_required(l))
-			net->session_step = true;
+			net->session_step = step = true;
 	}
 	fclose(f);
+	/* they run in the container's network, not the host's */
+	if (after[0])
+		printf("warning:    '%s' comes after pam_hijack's session step "
+		       "in %s: it runs in the container's network\n",
+		       E(after), E(path));
 	printf("pam:        pam_hijack %s in %s\n", found ? "is" : "is NOT",
 	       E(path));
 	if (found && !net->session_step)

@@ -322,16 +322,27 @@ pam_session "-session required pam_hijack.so"
 chk "forwarding, -session (skipped when missing)" 1 "^PROBLEM: sshd: allowtcpforwarding yes: .*not required"
 pam_session "# session required pam_hijack.so"
 chk "forwarding, session step commented out" 1 "^PROBLEM: sshd: allowtcpforwarding yes: .*not required"
-# a container in the host's network: its forwards are the host's
+# a container in the host's network (--network host): its forwards are
+# the host's network's, which is the container's own; said, not flagged
 pam_session "session required pam_hijack.so"
 CT_HOSTNET=1 ct_start hostnet hostnet || bail_out "no host-network container"
-is "the host-network container shares our network" "$(stat -L -c %i "/proc/$CT_INIT/ns/net")" "$(stat -L -c %i /proc/self/ns/net)"
+hostino=$(stat -L -c %i /proc/self/ns/net)
+is "the host-network container shares our network" "$(stat -L -c %i "/proc/$CT_INIT/ns/net")" "$hostino"
 rules "$A	$HJ_RUN/hostnet	name=hostnet"
-chk "forwarding into a container in the host's network" 1 \
-	"^PROBLEM: sshd: allowtcpforwarding yes: container hostnet shares the host's network: forwards reach the host's$"
-match "... in a Match block too" 1 "^PROBLEM: sshd: $D/sshd_config:$n: 'Match Address 10.0.0.0/8' sets AllowTcpForwarding yes" \
-	"Match Address 10.0.0.0/8" "AllowTcpForwarding yes"
+chk "forwarding, a container in the host's network" 0 "^RESULT: ok$"
+out=$(hjcheck "$A")
+like "... hijack-shell --check says whose network it is" "$out" "^network: +net:\[$hostino\] \(the host's\)$"
+like "... and hijack check says where its forwards go" "$out" \
+	"^forwarding: +allowtcpforwarding yes: container hostnet has the host's network \(net:\[$hostino\]\), and so have its forwards, as its own processes do$"
 rules "$A	$CG	name=web1"
+like "web1's network is its own" "$(hjcheck "$A")" "^network: +net:\[$netino\] \(the container's own\)$"
+# session modules after pam_hijack's run in the container's network
+pam_session "session required pam_hijack.so
+session optional pam_motd.so"
+like "a session module after pam_hijack's: a warning" "$(hjcheck "$A")" \
+	"^warning: +'session optional pam_motd.so' comes after pam_hijack's session step in /etc/pam.d/$SVC: it runs in the container's network$"
+pam_session "session required pam_hijack.so"
+unlike "pam_hijack last: no such warning" "$(hjcheck "$A")" "comes after pam_hijack"
 pam_session "# no session step"
 
 # a cgroup's name is its creator's (a rootless user names its delegated
