@@ -292,6 +292,8 @@ git init -q "$D/work" && echo "hello from the host's repository" > "$D/work/READ
 	git -C "$D/work" push -q "$D/home-$U2/repo.git" HEAD:master || bail_out "git repository"
 chown -R "$U2:" "$D/home-$U2"
 GP=$(free_tcp_port)
+out=$("${A[@]}" "$U4@127.0.0.1" 'ssh-add -l' 2>&1)
+like "-A: ssh-add -l inside dev lists the client's key" "$out" "^256 SHA256:[^ ]+ hj-agent-key-$id \(ED25519\)$"
 out=$("${A[@]}" -R "127.0.0.1:$GP:127.0.0.1:$PORT" "$U4@127.0.0.1" \
 	"hostname; GIT_SSH_COMMAND='ssh -p $GP -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR' \
 	git clone -q $U2@127.0.0.1:repo.git /tmp/clone-$id && cat /tmp/clone-$id/README" 2>&1)
