@@ -293,11 +293,13 @@ static void check_network(const struct hj_target *t)
 {
 	char path[64];
 	struct stat st;
+	int r;
 
 	snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)t->pid);
-	if (stat(path, &st) || hj_target_alive(t)) {
+	r = stat(path, &st) ? -errno : hj_target_alive(t);
+	if (r) {
 		cannot("the network namespace of pid %d: %s", (int)t->pid,
-		       strerror(errno));
+		       hj_strerror(r));
 		return;
 	}
 	printf("network:    net:[%llu] (%s)\n", (unsigned long long)st.st_ino,
