@@ -739,8 +739,7 @@ decoy() { # NAME ADDRESS: an HTTP server whose requests go to $D/NAME.log
 	python3 -m http.server --bind "$2" --directory "$D/www-$1" "$FP" \
 		</dev/null >/dev/null 2>"$D/$1.log" &
 	HJ_PIDS+=("$!")
-	for _ in $(seq 100); do ss -ltnH | grep -q "$3:$FP " && return 0; sleep 0.05; done
-	bail_out "decoy $1 does not listen"
+	wait_tcp_listen "" "$3:$FP" || bail_out "decoy $1 does not listen"
 }
 decoy d4 127.0.0.1 127.0.0.1
 decoy d6 ::1 '\[::1\]'
@@ -751,7 +750,7 @@ base=$(hits)
 SSHD_TCP_FORWARDING=yes sshd_start "$D/sshd-fwd" "$A"
 F=(ssh -p "$PORT" "${SSHO[@]}")
 get='printf "GET /who HTTP/1.0\r\n\r\n"'
-up() { for _ in $(seq 200); do ss -ltnH | grep -q "$1 " && return 0; sleep 0.05; done; return 1; }
+up() { wait_tcp_listen "" "$1"; }
 for t in 127.0.0.1 '[::1]' localhost; do
 	out=$(eval "$get" | timeout 20 "${F[@]}" -W "$t:$FP" "$A@127.0.0.1" 2>/dev/null)
 	isnt "forward: -W $t:$FP does not reach the host's decoy" "$(tail -n1 <<<"$out")" host
@@ -800,12 +799,8 @@ RP=$(free_tcp_port)
 "${F[@]}" -N -R "127.0.0.1:$RP:127.0.0.1:9" -R "$((RP + 1)):127.0.0.1:9" "$A@127.0.0.1" &
 fwd=$!
 HJ_PIDS+=("$fwd")
-for _ in $(seq 200); do
-	nsenter --net="/proc/$I1/ns/net" ss -ltnH | grep -q ":$((RP + 1)) " && break
-	sleep 0.05
-done
-check "forward: -R listens in web1's network" \
-	bash -c "nsenter --net=/proc/$I1/ns/net ss -ltnH | grep -q ':$RP '"
+wait_tcp_listen "$I1" ":$((RP + 1))"
+check "forward: -R listens in web1's network" tcp_listens "$I1" ":$RP"
 check "forward: -R 127.0.0.1:PORT never listens on the host" bash -c "! ss -ltnH | grep -q ':$RP '"
 check "forward: -R PORT (any address) never listens on the host" bash -c "! ss -ltnH | grep -q ':$((RP + 1)) '"
 kill "$fwd" 2>/dev/null; wait "$fwd" 2>/dev/null

@@ -64,37 +64,28 @@ $U4	$HJ_RUN/dev
 EOF
 chmod 644 "$CONF"
 
-# serve NAME PORT [nsenter args]: an HTTP server on 127.0.0.1:PORT whose
-# /who says NAME, its requests logged to $D/NAME.log
+# serve NAME PORT [PID]: an HTTP server on 127.0.0.1:PORT (of PID's
+# network, else ours) whose /who says NAME, its requests logged to
+# $D/NAME.log
 serve() {
-	local name=$1 port=$2
-	shift 2
+	local name=$1 port=$2 pid=${3:-} pre=()
+	[ -z "$pid" ] || pre=(nsenter --net="/proc/$pid/ns/net")
 	mkdir -p "$D/www-$name"
 	echo "$name" > "$D/www-$name/who"
-	"$@" python3 -m http.server --bind 127.0.0.1 --directory "$D/www-$name" \
+	"${pre[@]}" python3 -m http.server --bind 127.0.0.1 --directory "$D/www-$name" \
 		"$port" </dev/null >/dev/null 2>"$D/$name.log" &
 	HJ_PIDS+=("$!")
-	for _ in $(seq 100); do
-		"$@" ss -ltnH | grep -q "127.0.0.1:$port " && return 0
-		sleep 0.05
-	done
-	bail_out "the $name server does not listen"
+	wait_tcp_listen "$pid" "127.0.0.1:$port" || bail_out "the $name server does not listen"
 }
 get() { curl --noproxy '*' -s --max-time 10 "$@"; }
 # via PROXY URL: through the proxy only (--proxy wins over the environment)
 via() { curl --proxy "$1" -s --max-time 10 "$2"; }
 # wait_listen PORT: a local forward is up
-wait_listen() {
-	for _ in $(seq 200); do
-		ss -ltnH | grep -q "127.0.0.1:$1 " && return 0
-		sleep 0.05
-	done
-	return 1
-}
+wait_listen() { wait_tcp_listen "" "127.0.0.1:$1"; }
 requests() { grep -c 'GET /who' "$D/$1.log"; }
 
 P=$(free_tcp_port)
-serve container "$P" nsenter --net="/proc/$I1/ns/net"
+serve container "$P" "$I1"
 serve host "$P"
 is "the decoy answers on the host's loopback" "$(get "http://127.0.0.1:$P/who")" host
 
@@ -197,12 +188,8 @@ RP=$(free_tcp_port)
 fwd=$!
 logins=$((logins + 1))
 HJ_PIDS+=("$fwd")
-for _ in $(seq 200); do
-	nsenter --net="/proc/$I1/ns/net" ss -ltnH | grep -q "127.0.0.1:$RP " && break
-	sleep 0.05
-done
-check "-R listens in the container's network" \
-	bash -c "nsenter --net=/proc/$I1/ns/net ss -ltnH | grep -q '127.0.0.1:$RP '"
+wait_tcp_listen "$I1" "127.0.0.1:$RP"
+check "-R listens in the container's network" tcp_listens "$I1" "127.0.0.1:$RP"
 check "-R does not listen on the host" bash -c "! ss -ltnH | grep -q ':$RP '"
 out=$("${S[@]}" "$U1@127.0.0.1" "hostname; wget -qO- http://127.0.0.1:$RP/who")
 logins=$((logins + 1))

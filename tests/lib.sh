@@ -221,6 +221,25 @@ free_tcp_port() {
 	echo "$port"
 }
 
+# tcp_listens PID ADDR:PORT: something listens on ADDR:PORT (a grep -E
+# pattern; ":PORT" for any address) in the network namespace of PID, or
+# in ours when PID is empty.  wait_tcp_listen PID ADDR:PORT: until it
+# does, at most 10 s.
+tcp_listens() {
+	if [ -n "$1" ]; then
+		nsenter --net="/proc/$1/ns/net" ss -ltnH
+	else
+		ss -ltnH
+	fi | grep -qE -- "$2 "
+}
+wait_tcp_listen() {
+	for _ in $(seq 200); do
+		tcp_listens "$1" "$2" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # The pid-namespace init below a helper: last NSpid field 1.
 wait_init() {
 	local i c
