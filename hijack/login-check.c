@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "login-check.h"
+#include "pamstack.h"
 #include "conf.h"
 #include "hijack.h"
 #include "recording.h"
@@ -50,7 +51,8 @@ static int problems;
  * sshd's session there, or refuses the login), on the host otherwise.
  */
 struct net_view {
-	bool session_step; /* "session required|requisite pam_hijack.so" */
+	bool session_step; /* no session opens without pam_hijack's step */
+	const char *why; /* ... else why: "is not required in FILE" */
 	bool known; /* the container's network was read */
 	bool host_shared; /* ... and it is the host's (--network host) */
 	unsigned long long ino;
@@ -177,8 +179,8 @@ static void check_tcp_forwarding(const char *v, const struct net_view *net)
 	if (!net->session_step)
 		problem("sshd: allowtcpforwarding %s: forwarding is done by "
 			"sshd on the host, outside the container (pam_hijack's "
-			"session step is not required in %s)",
-			E(v), E(net->pam_file));
+			"session step %s)",
+			E(v), E(net->why));
 	else if (net->host_shared)
 		/* no more than the container's own processes reach */
 		printf("forwarding: allowtcpforwarding %s: container %s has "
@@ -372,78 +374,83 @@ out:
 }
 
 /*
- * Does @line ("TYPE CONTROL MODULE [ARGS]") make pam_hijack's session
- * step required: a failure ends the login?  "optional", "sufficient",
- * the bracketed syntax, and "-session" (skipped when the module is
- * missing) do not count: with them a session that could not take the
- * container's network would go on in the host's.
+ * Can a session open without pam_hijack's session step?  Read the
+ * service's stack with what it includes, as libpam does, and follow
+ * every way through it (pamstack.h).
  */
-static bool pam_session_required(char *line)
-{
-	char *type, *control, *module, *save, *base;
-
-	type = strtok_r(line, " \t\n", &save);
-	control = type ? strtok_r(NULL, " \t\n", &save) : NULL;
-	module = control ? strtok_r(NULL, " \t\n", &save) : NULL;
-	if (!module || strcasecmp(type, "session") ||
-	    (strcasecmp(control, "required") &&
-	     strcasecmp(control, "requisite")))
-		return false;
-	base = strrchr(module, '/');
-	return !strcmp(base ? base + 1 : module, "pam_hijack.so");
-}
-
 static void check_pam_stack(const char *service, struct net_view *net)
 {
-	static char path[512];
-	char line[1024], after[1024] = "";
-	bool found = false, step = false;
-	FILE *f;
+	static char path[512], why[2048];
+	const struct pamstack_entry *c;
+	struct pamstack_verdict v;
+	struct pamstack ps;
+	int r;
 
 	if (!service || strchr(service, '/'))
 		service = "sshd";
-	snprintf(path, sizeof(path), "/etc/pam.d/%s", service);
+	r = pamstack_load(&ps, NULL, service);
+	snprintf(path, sizeof(path), "%s", ps.path);
 	net->pam_file = path;
-	f = fopen(path, "re");
-	if (!f && errno != ENOENT) {
-		problem("%s: %s", E(path), strerror(errno));
-		return;
-	}
-	if (!f) {
+	net->why = why;
+	snprintf(why, sizeof(why), "is not in %s", path);
+	if (r == -ENOENT) {
 		printf("pam:        %s not found\n", E(path));
-		return;
+		goto out;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *l = line + strspn(line, " \t"), *nl = strchr(l, '\n');
-
-		if (nl)
-			*nl = '\0';
-		if (*l == '#')
-			continue;
-		/* the first session line after pam_hijack's, if any */
-		if (step && !after[0] &&
-		    (!strncasecmp(l, "session", 7) ||
-		     !strncasecmp(l, "-session", 8) ||
-		     !strncmp(l, "@include", 8)))
-			snprintf(after, sizeof(after), "%s", l);
-		if (!strstr(l, "pam_hijack"))
-			continue;
-		found = true;
-		if (pam_session_required(l))
-			net->session_step = step = true;
+	if (r) {
+		problem("%s: %s", E(path), strerror(-r));
+		goto out;
 	}
-	fclose(f);
+	if (ps.bad[0])
+		printf("warning:    %s\n", E(ps.bad));
+	pamstack_check(&ps, &v);
 	/* they run in the container's network, not the host's */
-	if (after[0])
+	if (v.after >= 0)
 		printf("warning:    '%s' comes after pam_hijack's session step "
 		       "in %s: it runs in the container's network\n",
-		       E(after), E(path));
-	printf("pam:        pam_hijack %s in %s\n", found ? "is" : "is NOT",
+		       E(ps.e[v.after].text), E(ps.e[v.after].file));
+	printf("pam:        pam_hijack %s in %s\n", ps.found ? "is" : "is NOT",
 	       E(path));
-	if (found && !net->session_step)
-		printf("warning:    pam_hijack's session step is not required "
-		       "in %s: forwarded ports would be the host's\n",
-		       E(path));
+	net->session_step = v.why == PAMSTACK_SAFE;
+	c = v.culprit >= 0 ? &ps.e[v.culprit] : NULL;
+	if (!c && v.why != PAMSTACK_SAFE && v.why != PAMSTACK_NO_STEP)
+		v.why = PAMSTACK_SKIPPED;
+	switch (v.why) {
+	case PAMSTACK_SAFE:
+		break;
+	case PAMSTACK_NO_STEP:
+		snprintf(why, sizeof(why), "is not required in %s", path);
+		break;
+	case PAMSTACK_NOT_REQUIRED:
+		snprintf(why, sizeof(why), "is not required in %s", c->file);
+		break;
+	case PAMSTACK_ENDS_BEFORE:
+		snprintf(why, sizeof(why),
+			 "can be skipped: %s:%u: '%s' can end the session "
+			 "stack before it",
+			 c->file, c->line, c->text);
+		break;
+	case PAMSTACK_JUMPS_OVER:
+		snprintf(why, sizeof(why),
+			 "can be skipped: %s:%u: '%s' can jump over it",
+			 c->file, c->line, c->text);
+		break;
+	case PAMSTACK_RESETS:
+		snprintf(why, sizeof(why),
+			 "can be undone: %s:%u: '%s' can reset the stack "
+			 "after it failed",
+			 c->file, c->line, c->text);
+		break;
+	case PAMSTACK_SKIPPED:
+		snprintf(why, sizeof(why), "can be skipped in %s", path);
+		break;
+	}
+	if (ps.found && !net->session_step)
+		printf("warning:    pam_hijack's session step %s: forwarded "
+		       "ports would be the host's\n",
+		       E(why));
+out:
+	pamstack_free(&ps);
 }
 
 /* The program of "Subsystem sftp PATH [ARGS]": 0, -ENOENT, or -EPROTO

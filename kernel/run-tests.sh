@@ -267,7 +267,7 @@ build_tests() {
 	local lib=("$HERE"/../lib/{cgroup,conf,confine,escape,filters,io,ns,proc,spawn,strerror,target}.c)
 	gcc -static -O2 -Wall -Wextra -Werror -I"$CACHE/hijack-cli" \
 		-I"$HERE/../lib" -o "$CACHE/hijack-cli/hijack" \
-		"$HERE"/../hijack/{args,hijack,who,login-check,sshdconf,recording}.c "${lib[@]}" \
+		"$HERE"/../hijack/{args,hijack,who,login-check,sshdconf,recording,pamstack}.c "${lib[@]}" \
 		-lcgroup -lpthread || die "cannot build the hijack command"
 	# the library's two backends side by side (hj_spawn(), no command)
 	gcc -static -O2 -Wall -Wextra -Werror -I"$CACHE/hijack-cli" \

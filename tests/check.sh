@@ -295,7 +295,9 @@ match "a clean config with a Match block" 0 "^RESULT: ok$" \
 # the forwards are the container's (pam_hijack(8), Forwarding), named by
 # the network's inode; optional or skippable, it is the host's again
 netino=$(stat -L -c %i "/proc/$INIT/ns/net")
-pam_session() { printf 'account required pam_hijack.so\n%s\n' "$1" > "/etc/pam.d/$SVC"; }
+# (a module before it that can succeed: a stack of pam_hijack alone
+# opens no session without it, whatever its control)
+pam_session() { printf 'account required pam_hijack.so\nsession required pam_permit.so\n%s\n' "$1" > "/etc/pam.d/$SVC"; }
 pam_session "session required pam_hijack.so"
 sshd_fwd() { printf '%s\nAllowTcpForwarding %s\n' "$(grep -v AllowTcp <<<"$safe")" "$1" > "$D/sshd_config"; }
 sshd_fwd yes
@@ -318,8 +320,11 @@ for ctl in optional sufficient "[success=ok default=ignore]"; do
 	like "... and the stack is warned about ($ctl)" "$(hjcheck "$A")" \
 		"^warning: +pam_hijack's session step is not required in /etc/pam.d/$SVC: forwarded ports would be the host's$"
 done
+# "-" only keeps libpam from logging a missing module: still required
 pam_session "-session required pam_hijack.so"
-chk "forwarding, -session (skipped when missing)" 1 "^PROBLEM: sshd: allowtcpforwarding yes: .*not required"
+chk "forwarding, -session required" 0 "^RESULT: ok$"
+pam_session "-session optional pam_hijack.so"
+chk "forwarding, -session optional" 1 "^PROBLEM: sshd: allowtcpforwarding yes: .*not required"
 pam_session "# session required pam_hijack.so"
 chk "forwarding, session step commented out" 1 "^PROBLEM: sshd: allowtcpforwarding yes: .*not required"
 # a container in the host's network (--network host): its forwards are
@@ -343,6 +348,50 @@ like "a session module after pam_hijack's: a warning" "$(hjcheck "$A")" \
 	"^warning: +'session optional pam_motd.so' comes after pam_hijack's session step in /etc/pam.d/$SVC: it runs in the container's network$"
 pam_session "session required pam_hijack.so"
 unlike "pam_hijack last: no such warning" "$(hjcheck "$A")" "comes after pam_hijack"
+
+# control flow that opens a session without pam_hijack's step, in the
+# service and in what it includes (tests/check_pamstack.c runs each kind
+# through libpam)
+skip_pat() { echo "^PROBLEM: sshd: allowtcpforwarding yes: forwarding is done by sshd on the host, outside the container \\(pam_hijack's session step $1\\)$"; }
+P=/etc/pam.d/$SVC
+pam_session "session sufficient pam_permit.so
+session required pam_hijack.so"
+chk "sufficient before the step" 1 "$(skip_pat "can be skipped: $P:3: 'session sufficient pam_permit.so' can end the session stack before it")"
+like "... and the stack is warned about" "$(hjcheck "$A")" \
+	"^warning: +pam_hijack's session step can be skipped: $P:3: 'session sufficient pam_permit.so' can end the session stack before it: forwarded ports would be the host's$"
+pam_session "session required pam_hijack.so
+session sufficient pam_permit.so"
+chk "sufficient after the step" 0 "^RESULT: ok$"
+pam_session "session [success=1 default=ignore]   pam_succeed_if.so user = root
+session required pam_hijack.so"
+chk "a jump over the step" 1 "$(skip_pat "can be skipped: $P:3: 'session \\[success=1 default=ignore\\] pam_succeed_if.so user = root' can jump over it")"
+pam_session "session required pam_hijack.so
+session [default=reset] pam_permit.so
+session optional pam_permit.so"
+chk "a reset after the step" 1 "$(skip_pat "can be undone: $P:4: 'session \\[default=reset\\] pam_permit.so' can reset the stack after it failed")"
+# the same in an included file: named by its own file and line
+INC=/etc/pam.d/$SVC-inc
+HJ_CLEANUP+=("rm -f $INC")
+printf '# first\nsession optional pam_umask.so\nsession [success=done default=ignore] pam_localuser.so\n' > "$INC"
+for how in "@include $SVC-inc" "session include $SVC-inc"; do
+	pam_session "$how
+session required pam_hijack.so"
+	chk "done in an included file ($how)" 1 "$(skip_pat "can be skipped: $INC:3: 'session \\[success=done default=ignore\\] pam_localuser.so' can end the session stack before it")"
+done
+pam_session "session substack $SVC-inc
+session required pam_hijack.so"
+chk "done in a substack ends only the substack" 0 "^RESULT: ok$"
+# Debian's own common-session jumps ([default=1] pam_permit.so) within
+# itself: README's stack is safe
+pam_session "@include common-session
+session required pam_hijack.so"
+chk "Debian's common-session, then the step" 0 "^RESULT: ok$"
+like "... its lines are read" "$(grep -c '^session' /etc/pam.d/common-session)" "^[1-9]"
+pam_session "session include $SVC-missing
+session required pam_hijack.so"
+chk "an include that cannot be read" 0 "^RESULT: ok$"
+like "... is said" "$(hjcheck "$A")" \
+	"^warning: +$P:3: cannot read '/etc/pam.d/$SVC-missing': No such file or directory$"
 pam_session "# no session step"
 
 # a cgroup's name is its creator's (a rootless user names its delegated

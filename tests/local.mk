@@ -11,7 +11,7 @@ AM_TESTS_ENVIRONMENT = top_builddir='$(abs_top_builddir)'; hj_conf='$(sconfdir)/
 # Check; `make check` then says they were left out.
 if HAVE_CHECK
 UNIT_TESTS = tests/check_lib tests/check_conf tests/check_sshdconf \
-	tests/check_pam tests/check_recording
+	tests/check_pam tests/check_recording tests/check_pamstack
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 else
@@ -20,7 +20,7 @@ check-local: check-no-check
 endif
 check-no-check:
 	@echo "NOTE: Check (pkg-config check >= 0.11) not found at configure time:"
-	@echo "NOTE: the unit suites tests/check_{lib,conf,sshdconf,pam} were not built or run"
+	@echo "NOTE: the unit suites tests/check_{lib,conf,sshdconf,pam,pamstack} were not built or run"
 	@echo "NOTE: apt-get install check, then ./configure again"
 .PHONY: check-no-check
 
@@ -65,6 +65,20 @@ tests_check_sshdconf_SOURCES = tests/check_sshdconf.c
 tests_check_sshdconf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/hijack
 tests_check_sshdconf_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_sshdconf_LDADD = hijack/libcmd.la $(CHECK_LIBS)
+
+# hijack check's reading of a PAM service's session stack, judged
+# against what the real libpam does with it
+tests_check_pamstack_SOURCES = tests/check_pamstack.c
+tests_check_pamstack_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/hijack \
+	-DPAM_SYSTEM_MODULES='"$(pam_system_modules)"' \
+	-DABS_TOP_BUILDDIR='"$(abs_top_builddir)"'
+tests_check_pamstack_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_pamstack_LDADD = hijack/libcmd.la $(CHECK_LIBS)
+EXTRA_tests_check_pamstack_DEPENDENCIES = tests/helpers/hj-pamopen
+check_PROGRAMS += tests/helpers/hj-pamopen
+tests_helpers_hj_pamopen_SOURCES = tests/helpers/hj-pamopen.c
+tests_helpers_hj_pamopen_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS)
+tests_helpers_hj_pamopen_LDADD = $(PAM_LIBS)
 
 # hijack check's reading of tlog-rec-session's shell setting
 tests_check_recording_SOURCES = tests/check_recording.c

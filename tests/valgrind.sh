@@ -13,7 +13,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top}
-progs=(check_lib check_conf check_pam)
+progs=(check_lib check_conf check_pam check_pamstack)
 
 if ! command -v valgrind >/dev/null; then
 	echo "1..0 # SKIP valgrind not installed"
