@@ -397,6 +397,12 @@ static void check_pam_stack(const char *service, struct net_view *net)
 		printf("pam:        %s not found\n", E(path));
 		goto out;
 	}
+	if (r == -E2BIG) {
+		problem("%s: more than %d session lines or %d files with what "
+			"it includes: not read to the end",
+			E(path), PAMSTACK_MAX_ENTRIES, PAMSTACK_MAX_FILES);
+		goto out;
+	}
 	if (r) {
 		problem("%s: %s", E(path), strerror(-r));
 		goto out;

@@ -485,6 +485,8 @@ static int load_file(struct pamstack *ps, const char *name, const char *from,
 		set_bad(ps, from, from_line, what);
 		return -ELOOP;
 	}
+	if (++ps->files > PAMSTACK_MAX_FILES)
+		return -E2BIG;
 	f = open_config(ps, name, path, sizeof(path));
 	if (!f) {
 		r = -errno;

@@ -24,6 +24,8 @@
 #define PAMSTACK_MAX_DEPTH 16
 /* more session lines than any real stack; past it, pamstack_load fails */
 #define PAMSTACK_MAX_ENTRIES 1024
+/* files read for one service, includes counted: past it, -E2BIG */
+#define PAMSTACK_MAX_FILES 4096
 /* the return values a control names (pam.conf(5)), PAM_SUCCESS is 0 */
 #define PAMSTACK_VALUES 32
 
@@ -52,6 +54,7 @@ struct pamstack {
 	size_t n, cap;
 	bool found; /* a line of any type names pam_hijack.so */
 	const char *dir; /* where relative names are looked up, or NULL */
+	unsigned int files; /* read so far */
 	char path[512]; /* the service's file */
 	/* the first line libpam would not read as written */
 	char bad[768];

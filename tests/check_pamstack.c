@@ -504,6 +504,28 @@ START_TEST(bounded)
 }
 END_TEST
 
+/* includes that fan out: bounded in files read, not only in depth */
+START_TEST(fan_out)
+{
+	char tmpl[] = "/tmp/hj-pamstack-XXXXXX", path[64];
+	struct pamstack ps;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmpl));
+	snprintf(path, sizeof(path), "%s/svc", tmpl);
+	f = fopen(path, "we");
+	ck_assert_ptr_nonnull(f);
+	for (int i = 0; i < 10; i++)
+		fprintf(f, "@include %s\n", path);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(pamstack_load(&ps, tmpl, "svc"), -E2BIG);
+	ck_assert_uint_eq(ps.files, PAMSTACK_MAX_FILES + 1);
+	pamstack_free(&ps);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(tmpl), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pamstack");
@@ -514,6 +536,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, stack, 0, sizeof(cases) / sizeof(*cases));
 	tcase_add_test(tc, bounded);
+	tcase_add_test(tc, fan_out);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_set_tap(sr, "/dev/stdout");
