@@ -331,7 +331,7 @@ static void check_uid_owner(const struct passwd *pw)
 
 int shell_check(const char *user, bool priv)
 {
-	struct hj_conf_error cerr = { { 0 }, 0, { 0 } };
+	struct hj_conf_error cerr = { .msg = "" };
 	struct hj_mapping m;
 	struct hj_target t;
 	struct passwd *pw;
@@ -349,7 +349,8 @@ int shell_check(const char *user, bool priv)
 	}
 	printf("user:       %s (uid %u)\n", E(pw->pw_name),
 	       (unsigned int)pw->pw_uid);
-	r = hj_conf_resolve_user(HJ_CONF_DEFAULT, pw, &m, &cerr);
+	r = hj_conf_resolve_user_by(HJ_CONF_DEFAULT, pw, &m, &cerr,
+				    HJ_LOOKUP_MS);
 	if (r) {
 		problem("%s", E(cerr.msg[0] ? cerr.msg : strerror(-r)));
 		return 1;

@@ -275,16 +275,17 @@ static void resolve_ids(struct session *s)
 /* Steps 2 and 4's terminal: everything is known before entering. */
 static void resolve(struct session *s)
 {
-	struct hj_conf_error cerr = { { 0 }, 0, { 0 } };
+	struct hj_conf_error cerr = { .msg = "" };
 	int r;
 
 	r = lookup_user(&s->u);
 	if (r)
 		errx(EXIT_FAILURE, "cannot look up uid %u: %s",
 		     (unsigned int)getuid(), strerror(-r));
-	r = hj_conf_resolve_user(HJ_CONF_DEFAULT, &s->u.pw, &s->m, &cerr);
+	r = hj_conf_resolve_user_by(HJ_CONF_DEFAULT, &s->u.pw, &s->m, &cerr,
+				    HJ_LOOKUP_MS);
 	if (r)
-		refuse(s, "config", "%s",
+		refuse(s, cerr.lookup ? "directory" : "config", "%s",
 		       cerr.msg[0] ? cerr.msg : strerror(-r));
 	if (s->m.kind == HJ_MAP_NONE)
 		refuse(s, "unmapped",

@@ -610,7 +610,7 @@ static void check_login_shell(const struct passwd *pw, const char *shell,
 
 int hijack_check(const char *shell_arg, const char *user)
 {
-	struct hj_conf_error cerr = { { 0 }, 0, { 0 } };
+	struct hj_conf_error cerr = { .msg = "" };
 	const char *config = getenv("HIJACK_CHECK_SSHD_CONFIG");
 	const char *service = getenv("HIJACK_CHECK_PAM_SERVICE");
 	char shell[PATH_MAX], sftp[PATH_MAX];
@@ -629,7 +629,8 @@ int hijack_check(const char *shell_arg, const char *user)
 		warnx("no such user: %s", E(user));
 		return 1;
 	}
-	r = hj_conf_resolve_user(HJ_CONF_DEFAULT, pw, &m, &cerr);
+	r = hj_conf_resolve_user_by(HJ_CONF_DEFAULT, pw, &m, &cerr,
+				    HJ_LOOKUP_MS);
 	/* the rule's lines and problems are the shell's to print */
 	if (r || m.kind != HJ_MAP_CONTAINER) {
 		shell_part(shell, pw->pw_name, NULL, NULL);

@@ -369,7 +369,7 @@ static bool same_file(pid_t pid, const struct who_ctx *ctx)
 /* 0 with @row filled when @pid is a session's relay */
 static int relay(pid_t pid, const struct who_ctx *ctx, struct who_row *row)
 {
-	struct hj_conf_error cerr = { { 0 }, 0, { 0 } };
+	struct hj_conf_error cerr = { .msg = "" };
 	char buf[4096], ns[64];
 	struct hj_proc_status st;
 	unsigned long long start, start2;
@@ -407,7 +407,9 @@ static int relay(pid_t pid, const struct who_ctx *ctx, struct who_row *row)
 		snprintf(row->user, sizeof(row->user), "%u",
 			 (unsigned int)row->uid);
 	/* the rule as it is now: "?" when it no longer holds the session */
-	if (!pw || hj_conf_resolve_user(HJ_CONF_DEFAULT, pw, &m, &cerr) ||
+	if (!pw ||
+	    hj_conf_resolve_user_by(HJ_CONF_DEFAULT, pw, &m, &cerr,
+				    HJ_LOOKUP_MS) ||
 	    m.kind != HJ_MAP_CONTAINER)
 		m.cgroup[0] = '\0';
 	if (session_cgroup(row->session, m.cgroup[0] ? m.cgroup : NULL,

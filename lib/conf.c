@@ -572,6 +572,7 @@ static void match_rule(struct parser *p, const struct rule *r)
 		p->match_err = fail(p->err ? &p->match_errinfo : NULL, p->name,
 				    r->line, e, "cannot look up group %s: %s",
 				    r->who_name, strerror(-e));
+		p->match_errinfo.lookup = true;
 		return;
 	}
 	p->match_err = fill_mapping(p->name, r, &w->v, p->m,
@@ -1336,4 +1337,71 @@ out_free:
 	free(mo.gids);
 	free(group);
 	return e;
+}
+
+struct resolve_report {
+	int r;
+	struct hj_mapping m;
+	struct hj_conf_error err;
+};
+
+int hj_conf_resolve_user_by(const char *path, const struct passwd *pw,
+			    struct hj_mapping *m, struct hj_conf_error *err,
+			    int timeout_ms)
+{
+	struct resolve_report *rep;
+	int p[2], r;
+	pid_t pid;
+
+	memset(m, 0, sizeof(*m));
+	if (!pw || !pw->pw_name)
+		return -EINVAL;
+	if (!path)
+		path = HJ_CONF_DEFAULT;
+	rep = calloc(1, sizeof(*rep));
+	if (!rep)
+		return fail(err, path, 0, -ENOMEM, "out of memory");
+	if (pipe2(p, O_CLOEXEC)) {
+		r = -errno;
+		free(rep);
+		return fail(err, path, 0, r, "pipe: %s", strerror(-r));
+	}
+	pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		close(p[0]);
+		close(p[1]);
+		free(rep);
+		return fail(err, path, 0, r, "fork: %s", strerror(-r));
+	}
+	if (pid == 0) {
+		close(p[0]);
+		rep->r = hj_conf_resolve_user(path, pw, &rep->m, &rep->err);
+		_exit(hj_write_full(p[1], rep, sizeof(*rep)) ? 1 : 0);
+	}
+	close(p[1]);
+	r = hj_child_report(pid, p[0], rep, sizeof(*rep), timeout_ms);
+	close(p[0]);
+	if (r) {
+		if (r == -ETIMEDOUT)
+			fail(err, path, 0, r,
+			     "the user and group databases did not answer for "
+			     "%s within %d s",
+			     pw->pw_name, timeout_ms / 1000);
+		else
+			fail(err, path, 0, r,
+			     "the lookup of %s's groups ended without an "
+			     "answer",
+			     pw->pw_name);
+		if (err)
+			err->lookup = true;
+	} else {
+		/* our own child's answer, made as the caller would have */
+		*m = rep->m;
+		if (err)
+			*err = rep->err;
+		r = rep->r;
+	}
+	free(rep);
+	return r;
 }

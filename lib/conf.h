@@ -25,6 +25,7 @@
 #define HIJACK_CONF_H
 
 #include <pwd.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -58,6 +59,7 @@ struct hj_conf_error {
 	char file[256]; /* the name the file was loaded under */
 	unsigned int line; /* 0: not about one line */
 	char msg[256]; /* "FILE:LINE: problem", or "FILE: problem" */
+	bool lookup; /* the user and group databases failed, not the file */
 };
 
 struct hj_mapping {
@@ -99,6 +101,17 @@ int hj_conf_parse_match(const struct hj_conf_text *files, size_t n,
  */
 int hj_conf_resolve_user(const char *path, const struct passwd *pw,
 			 struct hj_mapping *m, struct hj_conf_error *err);
+/*
+ * hj_conf_resolve_user() in a child of its own that must answer within
+ * @timeout_ms of its time asleep (struct hj_deadline): a directory that
+ * does not answer (sssd waiting on an LDAP server, a stopped responder)
+ * refuses the login with -ETIMEDOUT instead of holding it.  A child that
+ * dies gives -EPIPE.  Both set err->lookup.
+ */
+#define HJ_LOOKUP_MS 15000
+int hj_conf_resolve_user_by(const char *path, const struct passwd *pw,
+			    struct hj_mapping *m, struct hj_conf_error *err,
+			    int timeout_ms);
 
 const char *hj_map_kind_name(enum hj_map_kind kind);
 

@@ -200,7 +200,7 @@ static int resolve(pam_handle_t *pamh, const struct options *o, int refuse,
 			 "conf=%s: not an absolute path", o->conf);
 		e = -EINVAL;
 	} else {
-		e = hj_conf_resolve_user(o->conf, pw, m, &err);
+		e = hj_conf_resolve_user_by(o->conf, pw, m, &err, HJ_LOOKUP_MS);
 	}
 	if (!e)
 		return PAM_SUCCESS;
@@ -214,9 +214,12 @@ static int resolve(pam_handle_t *pamh, const struct options *o, int refuse,
 	}
 	pam_syslog(pamh, LOG_ERR, "%s; refusing %s", err.msg, pw->pw_name);
 	tell(pamh, o, PAM_ERROR_MSG,
-	     "Login refused: the container configuration is broken (see the "
-	     "system log).");
-	audit(pamh, "deny", NULL, pw, -1, "config", false);
+	     err.lookup ? "Login refused: the user and group directory did "
+			  "not answer (see the system log)." :
+			  "Login refused: the container configuration is "
+			  "broken (see the system log).");
+	audit(pamh, "deny", NULL, pw, -1, err.lookup ? "directory" : "config",
+	      false);
 	return refuse;
 }
 

@@ -356,6 +356,68 @@ else
 fi
 write_conf "@$G	$HJ_RUN/sysd" "*	-"
 is "hijack-shell: a group from files still enters its container" "$(as $B -- -c hostname 2>/dev/null)" sysd
+# a directory that never answers (sssd waiting on an LDAP server that
+# accepts and is silent, a stopped responder): the lookup has a deadline
+# (HJ_LOOKUP_MS, 15 s), and the login is refused, never held
+cat > "$D/nss/hjhang.c" <<'EOF2'
+#include <grp.h>
+#include <nss.h>
+#include <stddef.h>
+#include <unistd.h>
+#include <sys/types.h>
+#define HANG { for (;;) pause(); }
+enum nss_status _nss_hjhang_getgrnam_r(const char *n, struct group *g,
+	char *b, size_t l, int *errnop) HANG
+enum nss_status _nss_hjhang_getgrgid_r(gid_t gid, struct group *g,
+	char *b, size_t l, int *errnop) HANG
+enum nss_status _nss_hjhang_initgroups_dyn(const char *u, gid_t gid,
+	long *start, long *size, gid_t **groups, long limit, int *errnop) HANG
+EOF2
+gcc -shared -fPIC -o "$D/nss/libnss_hjhang.so.2" "$D/nss/hjhang.c"
+# (setpriv would hang itself, asking the group database: the ids are
+# taken now, and python switches to them without NSS)
+ua="$(id -u "$A") $(id -g "$A") $(id -G "$A" | tr ' ' ,)"
+ub="$(id -u "$B") $(id -g "$B") $(id -G "$B" | tr ' ' ,)"
+as_g() { # "UID GID GROUPS" args
+	timeout 60 python3 -c '
+import os, sys
+uid, gid, groups = sys.argv[1].split()
+os.setgroups([int(g) for g in groups.split(",")])
+os.setgid(int(gid))
+os.setuid(int(uid))
+os.execve(sys.argv[2], sys.argv[2:], {"PATH": "/usr/bin:/bin", "TERM": "dumb"})
+' "$1" "$HS" "${@:2}"
+}
+# (ldconfig replaces its file: the cache is mounted again)
+umount /etc/ld.so.cache
+ldconfig -X -C "$D/nss/ld.so.cache" -f "$D/nss/ld.so.conf"
+# (the mounted file is rewritten in place: it is /etc/nsswitch.conf)
+sed 's/^group:.*/group: files hjhang/' "$D/nss/nsswitch.conf" > "$D/nss/nsswitch.new"
+cat "$D/nss/nsswitch.new" > "$D/nss/nsswitch.conf"
+chmod 644 "$D/nss/"*
+mount --bind "$D/nss/ld.so.cache" /etc/ld.so.cache
+write_conf "$A	$HJ_RUN/sysd" "@hjtnss$id	$HJ_RUN/sysd" "*	-"
+is "a user rule before the group rule: no lookup, no wait" \
+	"$(as_g "$ua" -c hostname 2>/dev/null)" sysd
+t0=$(date +%s)
+out=$(as_g "$ub" -c hostname 2>&1); rc=$?
+t=$(($(date +%s) - t0))
+isnt "a group lookup that never answers refuses the login" "$rc" 0
+check "... at its deadline, not before and not much after (${t}s)" test "$t" -ge 14 -a "$t" -le 30
+is "... never the host" "$(grep -c "^$(hostname)$" <<<"$out")" 0
+like "... and says so" "$out" "the user and group databases did not answer for $B within 15 s"
+is "... no lookup process is left behind" \
+	"$(pgrep -f "^$HS" | while read -r p; do [ "$(stat -c %u /proc/$p)" = "$(id -u $B)" ] && echo $p; done | wc -l)" 0
+if command -v pamtester >/dev/null; then
+	t0=$(date +%s)
+	env "${pt_env[@]}" timeout 60 pamtester "$SVCN" "$B" acct_mgmt >/dev/null 2>&1; rc=$?
+	t=$(($(date +%s) - t0))
+	isnt "pam_hijack: a group lookup that never answers refuses the account" "$rc" 0
+	check "... at its deadline (${t}s)" test "$t" -ge 14 -a "$t" -le 30
+else
+	skip "pam_hijack: a group lookup that never answers refuses the account" "no pamtester"
+	skip "... at its deadline" "no pamtester"
+fi
 umount /etc/nsswitch.conf; umount /etc/ld.so.cache; HJ_CLEANUP=("${HJ_CLEANUP[@]:1}")
 
 # == a session is a process of the container, never more ==
