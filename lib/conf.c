@@ -571,7 +571,11 @@ static void match_rule(struct parser *p, const struct rule *r)
 		/* not knowing whether the rule applies, no later one may */
 		p->match_err = fail(p->err ? &p->match_errinfo : NULL, p->name,
 				    r->line, e, "cannot look up group %s: %s",
-				    r->who_name, strerror(-e));
+				    r->who_name,
+				    e == -ENOENT ?
+					    "no group database knows it "
+					    "(or its directory is down)" :
+					    strerror(-e));
 		p->match_errinfo.lookup = true;
 		return;
 	}
@@ -1281,7 +1285,12 @@ static int list_groups(struct member_of *mo)
  * with the groups of the others.  Not a member unless the group exists
  * and has the user's primary gid, one of getgrouplist()'s, or lists the
  * user.  1, 0, or -errno when the group cannot be looked up (an LDAP or
- * sssd timeout), which refuses the login.
+ * sssd timeout), which refuses the login.  A group no database knows is
+ * -ENOENT too: a directory that is down says just that (sssd offline
+ * with nothing cached answers "not found", libnss_sss without sssd fails
+ * with ENOENT, and glibc reports a module it cannot load the same way),
+ * and a rule that would then be skipped sends its users to the rules
+ * after it, or to none.
  */
 static int in_group(void *ctx, const char *name)
 {
@@ -1295,11 +1304,11 @@ static int in_group(void *ctx, const char *name)
 	if (mo->err)
 		return mo->err;
 	e = group_lookup(name, 0, &gr, &buf, &res);
-	if (e == ENOENT) /* "not found", as getgrnam_r(3) allows */
-		e = 0;
-	if (e || !res) {
+	if (!e && !res)
+		e = ENOENT;
+	if (e) {
 		free(buf);
-		return e ? -e : 0;
+		return -e;
 	}
 	e = gr.gr_gid == mo->pw->pw_gid;
 	for (i = 0; !e && i < mo->ngids; i++)

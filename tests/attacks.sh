@@ -418,6 +418,20 @@ else
 	skip "pam_hijack: a group lookup that never answers refuses the account" "no pamtester"
 	skip "... at its deadline" "no pamtester"
 fi
+# a source that cannot answer at all (its module missing, as libnss_sss
+# without sssd fails with ENOENT, as sssd offline with nothing cached
+# says "not found"): the group is unknown, and a group rule no database
+# knows refuses rather than falling through to '* -'
+sed 's/^group:.*/group: files hjmissing/' "$D/nss/nsswitch.conf" > "$D/nss/nsswitch.new"
+cat "$D/nss/nsswitch.new" > "$D/nss/nsswitch.conf"
+write_conf "@hjtnss$id	$HJ_RUN/sysd" "*	-"
+out=$(as_g "$ub" -c hostname 2>&1); rc=$?
+isnt "a group rule whose source is missing refuses the login" "$rc" 0
+is "... never the host ('* -' after it)" "$(grep -c "^$(hostname)$" <<<"$out")" 0
+like "... and says why" "$out" "$CONF:1: cannot look up group hjtnss$id: no group database knows it \\(or its directory is down\\)"
+write_conf "@$G	$HJ_RUN/sysd" "*	-"
+is "... while a group the files database knows still enters its container" \
+	"$(as_g "$ub" -c hostname 2>/dev/null)" sysd
 umount /etc/nsswitch.conf; umount /etc/ld.so.cache; HJ_CLEANUP=("${HJ_CLEANUP[@]:1}")
 
 # == a session is a process of the container, never more ==
