@@ -265,13 +265,15 @@ int tty_recv(int sock, int *code, int *fd, pid_t child, int timeout_ms)
 /*
  * In the child: a new session, and the pty's slave (when there is one)
  * as its controlling terminal in place of the terminal fds of @mask; a
- * terminal on stdin means an interactive session: all three.
+ * terminal on stdin means an interactive session: all three.  A session
+ * leader already (a host login, run in sshd's session itself, where
+ * setsid() fails with EPERM) keeps its session.
  */
 int tty_attach_child(int slave, unsigned int mask)
 {
 	int fd;
 
-	if (setsid() < 0)
+	if (setsid() < 0 && getsid(0) != getpid())
 		return -errno;
 	if (slave < 0)
 		return 0;
