@@ -53,3 +53,33 @@ if [ -n "$missing" ]; then
 		trap - EXIT
 	fi
 fi
+
+# The directory of tests/directory.sh: OpenLDAP's slapd and SSSD, which the
+# test starts itself (on loopback, in a mount namespace of its own with
+# its own nsswitch.conf and /var/lib/sss).  Their packages would change
+# the machine for every other test: no service starts (policy-rc.d, as
+# above), libpam-sss's profile is taken out of the common-* PAM stacks
+# again, and nsswitch.conf is put back as it was.
+# shellcheck disable=SC2086
+missing=$(missing_of slapd ldap-utils sssd-ldap)
+if [ -n "$missing" ]; then
+	echo "deps: installing$missing (services not started, sss kept out of the host's NSS and PAM)"
+	export DEBIAN_FRONTEND=noninteractive
+	policy=""
+	if [ ! -e /usr/sbin/policy-rc.d ] && [ ! -L /usr/sbin/policy-rc.d ]; then
+		policy=/usr/sbin/policy-rc.d
+		trap 'rm -f "$policy"' EXIT
+		printf '#!/bin/sh\n# tests/deps.sh: no service starts during its install\nexit 101\n' > "$policy"
+		chmod 755 "$policy"
+	fi
+	cp -p /etc/nsswitch.conf /etc/nsswitch.conf.hjdeps
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	pam-auth-update --package --remove sss
+	mv /etc/nsswitch.conf.hjdeps /etc/nsswitch.conf
+	if [ -n "$policy" ]; then
+		rm -f "$policy"
+		trap - EXIT
+	fi
+fi

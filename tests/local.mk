@@ -141,6 +141,10 @@ tests_helpers_hj_stuckfs_SOURCES = tests/helpers/hj-stuckfs.c
 TESTS += tests/attacks.sh
 EXTRA_DIST += tests/attacks.sh
 
+# groups from a directory: slapd and sssd of the test's own, real sshd
+TESTS += tests/directory.sh
+EXTRA_DIST += tests/directory.sh
+
 # containers started by real runtimes (runc, crun, LXC, podman) mapped by
 # hijack.conf rules, entered over the real ssh path
 TESTS += tests/e2e-runtimes.sh
