@@ -33,8 +33,10 @@ fi
 # writes iptables rules.  invoke-rc.d asks /usr/sbin/policy-rc.d first, and
 # exit status 101 is "action forbidden by policy" (init-system-helpers,
 # README.policy-rc.d); a temporary one of ours, only when none is there.
+# audispd-plugins (audisp-remote) for tests/audit-remote.sh, whose
+# postinst would restart auditd, likewise.
 # shellcheck disable=SC2086
-missing=$(missing_of docker.io containerd)
+missing=$(missing_of docker.io containerd audispd-plugins)
 if [ -n "$missing" ]; then
 	echo "deps: installing$missing (services not started)"
 	export DEBIAN_FRONTEND=noninteractive

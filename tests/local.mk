@@ -145,6 +145,11 @@ EXTRA_DIST += tests/attacks.sh
 TESTS += tests/directory.sh
 EXTRA_DIST += tests/directory.sh
 
+# audit shipped to a collector: audisp-remote to a second auditd in a
+# network namespace of the test's own
+TESTS += tests/audit-remote.sh
+EXTRA_DIST += tests/audit-remote.sh
+
 # containers started by real runtimes (runc, crun, LXC, podman) mapped by
 # hijack.conf rules, entered over the real ssh path
 TESTS += tests/e2e-runtimes.sh
