@@ -27,17 +27,14 @@ if [ -n "$missing" ]; then
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 
-# docker.io (dockerd, containerd) for tests/e2e-runtimes.sh, which starts a
-# private dockerd of its own.  Installed without starting the package's
-# service: with no systemd its init script would start a host dockerd that
-# writes iptables rules.  invoke-rc.d asks /usr/sbin/policy-rc.d first, and
-# exit status 101 is "action forbidden by policy" (init-system-helpers,
+# install_quietly PKG...: install those missing without starting any
+# service.  invoke-rc.d asks /usr/sbin/policy-rc.d first, and exit status
+# 101 is "action forbidden by policy" (init-system-helpers,
 # README.policy-rc.d); a temporary one of ours, only when none is there.
-# audispd-plugins (audisp-remote) for tests/audit-remote.sh, whose
-# postinst would restart auditd, likewise.
-# shellcheck disable=SC2086
-missing=$(missing_of docker.io containerd audispd-plugins)
-if [ -n "$missing" ]; then
+# Returns 1 when nothing was missing.
+install_quietly() {
+	missing=$(missing_of "$@")
+	[ -n "$missing" ] || return 1
 	echo "deps: installing$missing (services not started)"
 	export DEBIAN_FRONTEND=noninteractive
 	policy=""
@@ -54,34 +51,23 @@ if [ -n "$missing" ]; then
 		rm -f "$policy"
 		trap - EXIT
 	fi
-fi
+}
+
+# docker.io (dockerd, containerd) for tests/e2e-runtimes.sh, which starts a
+# private dockerd of its own: with no systemd the package's init script
+# would start a host dockerd that writes iptables rules.  audispd-plugins
+# (audisp-remote) for tests/audit-remote.sh: its postinst would restart
+# auditd.
+install_quietly docker.io containerd audispd-plugins || :
 
 # The directory of tests/directory.sh: OpenLDAP's slapd and SSSD, which the
 # test starts itself (on loopback, in a mount namespace of its own with
 # its own nsswitch.conf and /var/lib/sss).  Their packages would change
-# the machine for every other test: no service starts (policy-rc.d, as
-# above), libpam-sss's profile is taken out of the common-* PAM stacks
-# again, and nsswitch.conf is put back as it was.
-# shellcheck disable=SC2086
-missing=$(missing_of slapd ldap-utils sssd-ldap)
-if [ -n "$missing" ]; then
-	echo "deps: installing$missing (services not started, sss kept out of the host's NSS and PAM)"
-	export DEBIAN_FRONTEND=noninteractive
-	policy=""
-	if [ ! -e /usr/sbin/policy-rc.d ] && [ ! -L /usr/sbin/policy-rc.d ]; then
-		policy=/usr/sbin/policy-rc.d
-		trap 'rm -f "$policy"' EXIT
-		printf '#!/bin/sh\n# tests/deps.sh: no service starts during its install\nexit 101\n' > "$policy"
-		chmod 755 "$policy"
-	fi
-	cp -p /etc/nsswitch.conf /etc/nsswitch.conf.hjdeps
-	apt-get update -qq
-	# shellcheck disable=SC2086
-	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+# the machine for every other test: libpam-sss's profile is taken out of
+# the common-* PAM stacks again, and nsswitch.conf is put back as it was.
+cp -p /etc/nsswitch.conf /etc/nsswitch.conf.hjdeps
+if install_quietly slapd ldap-utils sssd-ldap; then
 	pam-auth-update --package --remove sss
-	mv /etc/nsswitch.conf.hjdeps /etc/nsswitch.conf
-	if [ -n "$policy" ]; then
-		rm -f "$policy"
-		trap - EXIT
-	fi
+	cp /etc/nsswitch.conf.hjdeps /etc/nsswitch.conf
 fi
+rm -f /etc/nsswitch.conf.hjdeps
