@@ -35,7 +35,6 @@ flock -w 3600 "$HJ_AUDIT_LOCK" || bail_out "another test run holds the audit dae
 "$U" useradd "$u" -M -N -g users >/dev/null || bail_out "useradd failed"
 HJ_CLEANUP+=("'$U' del $u >/dev/null 2>&1")
 mkdir -p "$D/col" "$D/host/plugins.d"
-CPORT=6060
 cat > "$D/col/auditd.conf" <<EOF
 local_events = no
 write_logs = yes
@@ -53,14 +52,17 @@ admin_space_left = 1
 admin_space_left_action = IGNORE
 disk_full_action = IGNORE
 disk_error_action = SYSLOG
-tcp_listen_port = $CPORT
 tcp_listen_queue = 5
-tcp_max_per_addr = 4
 tcp_client_max_idle = 0
 name_format = NONE
 plugin_dir = $D/col/plugins.d
 EOF
 mkdir -p "$D/col/plugins.d"
+# README's collector settings
+readme_block 'collects\):$' > "$D/col/readme.conf"
+CPORT=$(sed -n 's/^tcp_listen_port = //p' "$D/col/readme.conf")
+[ -n "$CPORT" ] || bail_out "no collector settings in README.md"
+cat "$D/col/readme.conf" >> "$D/col/auditd.conf"
 # a netns and a mount namespace with a private /run (auditd's pid file)
 unshare --net --mount --propagation private sleep 1000000 &
 NSPID=$!
@@ -99,19 +101,23 @@ echo "plugin_dir = $D/host/plugins.d" >> "$D/host/auditd.conf"
 sed 's/^active.*/active = yes/' /etc/audit/plugins.d/au-remote.conf > "$D/host/plugins.d/au-remote.conf"
 # audisp-remote reads this path only: ours in this mount namespace
 mkdir -p "$D/host/spool"
-cat > "$D/host/audisp-remote.conf" <<EOF
-remote_server = $CIP
-port = $CPORT
+# README's settings, our collector's address and queue file; then
+# Debian's defaults for the rest, a short retry
+readme_block 'audisp-remote.conf`:$' |
+	sed -e "s|^remote_server = .*|remote_server = $CIP|" \
+		-e "s|^queue_file = .*|queue_file = $D/host/spool/remote.log|" \
+		> "$D/host/audisp-remote.conf"
+grep -q '^mode = forward$' "$D/host/audisp-remote.conf" || bail_out "no audisp-remote.conf in README.md"
+is "README's collector port is the one audisp-remote uses" \
+	"$(sed -n 's/^port = //p' "$D/host/audisp-remote.conf")" "$CPORT"
+cat >> "$D/host/audisp-remote.conf" <<EOF
 transport = tcp
-mode = forward
-queue_file = $D/host/spool/remote.log
 queue_depth = 10240
 format = managed
 network_retry_time = 1
 max_tries_per_record = 3
 max_time_per_record = 5
 heartbeat_timeout = 0
-network_failure_action = syslog
 disk_low_action = ignore
 disk_full_action = warn_once
 disk_error_action = warn_once

@@ -80,22 +80,16 @@ slapd_start
 # -- SSSD, ours: its configuration, databases, sockets and memory caches
 # in this mount namespace only, and NSS asking it for users and groups
 mkdir -p "$D/sssd/conf.d"
-cat > "$D/sssd/sssd.conf" <<EOF
-[sssd]
-services = nss
-domains = hj
-
-[domain/hj]
-id_provider = ldap
-auth_provider = none
-ldap_uri = ldap://127.0.0.1:$LPORT
-ldap_search_base = $BASE
-ldap_schema = rfc2307
-ldap_id_use_start_tls = false
+# README's sssd.conf, pointed at our slapd; then timeouts short enough
+# for a test, in its domain section (the last)
+readme_block 'posixGroups:$' |
+	sed -e "s|^ldap_uri = .*|ldap_uri = ldap://127.0.0.1:$LPORT|" \
+		-e "s|^ldap_search_base = .*|ldap_search_base = $BASE|" > "$D/sssd/sssd.conf"
+grep -q '^id_provider = ldap$' "$D/sssd/sssd.conf" || bail_out "no sssd.conf in README.md"
+cat >> "$D/sssd/sssd.conf" <<EOF
 ldap_network_timeout = 3
 ldap_opt_timeout = 3
 ldap_search_timeout = 3
-entry_cache_timeout = 600
 # back online within a second or two of slapd coming back
 offline_timeout = 1
 offline_timeout_max = 2
@@ -112,7 +106,12 @@ sss_dirs() {
 }
 sss_dirs
 mkdir -p "$D/sssd-log"
-sed -e 's/^passwd:.*/passwd: files sss/' -e 's/^group:.*/group: files sss/' \
+# README's two lines in place of the machine's
+readme_block 'in `/etc/nsswitch.conf`:' > "$D/nss.lines"
+[ "$(grep -c '^passwd:\|^group:' "$D/nss.lines")" = 2 ] || bail_out "no nsswitch.conf lines in README.md"
+awk -v f="$D/nss.lines" '
+	BEGIN { while ((getline l < f) > 0) { split(l, w, ":"); set[w[1]] = l } }
+	{ split($0, w, ":"); if (w[1] in set) print set[w[1]]; else print }' \
 	/etc/nsswitch.conf > "$D/nsswitch.conf"
 chmod 644 "$D/nsswitch.conf"
 mount --bind "$D/nsswitch.conf" /etc/nsswitch.conf ||
@@ -171,11 +170,15 @@ is "... the local user too" "$(s "$L" hostname 2>/dev/null)" dirhost
 # database (as an admin clears it); the new sssd marks the old memory
 # caches recycled, so no process answers from them either
 sssd_fresh() {
+	local t
 	sssd_stop
 	rm -rf /var/lib/sss/db/*
+	t=$(date +%s)
 	sssd_start
-	for i in $(seq 50); do
-		[ -S /var/lib/sss/pipes/nss ] && break
+	# ready once its responder has made the memory caches anew
+	for i in $(seq 100); do
+		[ -n "$(pgrep -P "$SSSD" -x sssd_nss)" ] &&
+			[ "$(stat -c %Y /var/lib/sss/mc/group 2>/dev/null || echo 0)" -ge "$t" ] && break
 		sleep 0.2
 	done
 }

@@ -159,6 +159,17 @@ rootfs_add_user() {
 		>> "$r/etc/passwd"
 }
 
+# readme_block PATTERN: the first indented block (4 spaces, empty lines
+# within it kept) after the first line of README.md that matches PATTERN
+# (awk), de-indented: the README's own settings, as a test uses them.
+readme_block() {
+	awk -v pat="$1" '
+		!found && $0 ~ pat { found = 1; next }
+		found && /^    / { inb = 1; print substr($0, 5); next }
+		found && inb && /^$/ { print; next }
+		found && inb { exit }' "$top_srcdir/README.md"
+}
+
 # asan_preload SO: the ASan runtime that SO (an --enable-asan build) links,
 # which a program loading SO (sshd, pamtester) must preload; empty output
 # when SO is not sanitized
