@@ -20,6 +20,7 @@
 #include <fnmatch.h>
 #include <grp.h>
 #include <limits.h>
+#include <nss.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -576,6 +577,152 @@ static void shell_part(const char *shell, const char *user, const char *sftp,
 }
 
 /*
+ * The group of the rule at @file:@line when its WHO is "@GROUP", in
+ * @out (empty otherwise).  hijack.conf was read and checked already.
+ */
+static void rule_group(const char *file, unsigned int line, char *out,
+		       size_t size)
+{
+	char buf[16384];
+	unsigned int n = 0;
+	FILE *f;
+
+	*out = '\0';
+	f = fopen(file, "re");
+	if (!f)
+		return;
+	while (fgets(buf, sizeof(buf), f))
+		if (++n == line) {
+			char *w = buf + strspn(buf, " \t");
+
+			if (*w == '@')
+				snprintf(out, size, "%.*s",
+					 (int)strcspn(w + 1, " \t\n"), w + 1);
+			break;
+		}
+	fclose(f);
+}
+
+/*
+ * The services of nsswitch.conf's "group:" line, in order, each with
+ * room for its name (actions in brackets left out).  Their number.
+ */
+#define NSS_SERVICES_MAX 8
+static int group_services(char (*svc)[32])
+{
+	char line[1024], *save, *w;
+	int n = 0;
+	FILE *f;
+
+	f = fopen("/etc/nsswitch.conf", "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *l = line + strspn(line, " \t");
+
+		if (strncmp(l, "group:", 6))
+			continue;
+		for (w = strtok_r(l + 6, " \t\n", &save);
+		     w && n < NSS_SERVICES_MAX;
+		     w = strtok_r(NULL, " \t\n", &save)) {
+			if (*w == '#')
+				break;
+			if (*w == '[' || strchr(w, ']') || strlen(w) >= 32)
+				continue;
+			snprintf(svc[n++], 32, "%s", w);
+		}
+		break;
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * Which database answers for each of the user's groups (files, sss,
+ * ...), as the group rules see them: "groups: NAME (SERVICE), ...".
+ * Asked in a child (NSS may wait on a directory; HJ_LOOKUP_MS as at
+ * login), one service at a time (__nss_configure_lookup, as getent -s).
+ */
+static void check_group_sources(const struct passwd *pw, const char *rule_group)
+{
+	char svc[NSS_SERVICES_MAX][32], out[4096];
+	int p[2], status = 0, nsvc, r;
+	size_t len = 0;
+	pid_t pid;
+
+	nsvc = group_services(svc);
+	if (!nsvc || pipe2(p, O_CLOEXEC))
+		return;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return;
+	}
+	if (pid == 0) {
+		gid_t gids[256];
+		int ngids = 256;
+		FILE *o;
+
+		close(p[0]);
+		o = fdopen(p[1], "w");
+		if (!o ||
+		    getgrouplist(pw->pw_name, pw->pw_gid, gids, &ngids) < 0)
+			_exit(1);
+		fprintf(o, "groups:     ");
+		for (int i = 0; i <= ngids; i++) {
+			const char *from = NULL;
+			struct group *g = NULL;
+
+			/* last, the rule's group when it lists the user
+			 * without being one getgrouplist() gives */
+			if (i == ngids) {
+				for (int k = 0; rule_group && k < nsvc && !g;
+				     k++) {
+					if (__nss_configure_lookup("group",
+								   svc[k]))
+						continue;
+					g = getgrnam(rule_group);
+					from = svc[k];
+				}
+				for (int j = 0; g && j < ngids; j++)
+					if (g->gr_gid == gids[j])
+						g = NULL;
+				if (g)
+					fprintf(o, ", %s (%s, lists the user)",
+						E(g->gr_name), from);
+				break;
+			}
+			for (int k = 0; k < nsvc && !g; k++) {
+				if (__nss_configure_lookup("group", svc[k]))
+					continue;
+				g = getgrgid(gids[i]);
+				from = svc[k];
+			}
+			if (g)
+				fprintf(o, "%s%s (%s)", i ? ", " : "",
+					E(g->gr_name), from);
+			else
+				fprintf(o, "%s%u (no database)", i ? ", " : "",
+					(unsigned int)gids[i]);
+		}
+		fprintf(o, "\n");
+		_exit(fclose(o) ? 1 : 0);
+	}
+	close(p[1]);
+	r = hj_child_output(pid, p[0], out, sizeof(out), HJ_LOOKUP_MS, &len,
+			    &status);
+	close(p[0]);
+	if (r == -ETIMEDOUT)
+		printf("warning:    groups: the group database did not answer "
+		       "within %d s\n",
+		       HJ_LOOKUP_MS / 1000);
+	else if (!r && WIFEXITED(status) && !WEXITSTATUS(status))
+		fwrite(out, 1, len, stdout);
+}
+
+/*
  * Routed to a container (or not routed), is the login shell the one that
  * routes it: hijack-shell at @shell, or tlog-rec-session running it.
  */
@@ -613,7 +760,7 @@ int hijack_check(const char *shell_arg, const char *user)
 	struct hj_conf_error cerr = { .msg = "" };
 	const char *config = getenv("HIJACK_CHECK_SSHD_CONFIG");
 	const char *service = getenv("HIJACK_CHECK_PAM_SERVICE");
-	char shell[PATH_MAX], sftp[PATH_MAX];
+	char shell[PATH_MAX], sftp[PATH_MAX], group[256];
 	struct net_view net = { 0 };
 	struct hj_mapping m;
 	struct passwd *pw;
@@ -640,6 +787,8 @@ int hijack_check(const char *shell_arg, const char *user)
 	}
 	r = sftp_program(config, pw->pw_name, sftp, sizeof(sftp));
 	shell_part(shell, pw->pw_name, r ? NULL : sftp, &net);
+	rule_group(m.file, m.line, group, sizeof(group));
+	check_group_sources(pw, *group ? group : NULL);
 	if (r == -ENOENT)
 		printf("warning:    scp and sftp will fail: sshd names no sftp "
 		       "subsystem\n");

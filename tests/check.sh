@@ -58,6 +58,7 @@ chk "a safe setup" 0 "^RESULT: ok$"
 out=$(hjcheck "$A")
 like "names the rule and its line" "$out" "^rule: +$CONF:1$"
 like "names the container's init" "$out" "^task: +pid $INIT \(container init\)"
+like "names where the user's groups come from" "$out" "^groups: +$A \(files\)$"
 like "hijack check: the host's side too (PAM)" "$out" "^pam: +pam_hijack is in /etc/pam.d/$SVC$"
 # the file-capability shell checks only the container's side
 out=$("$HS" --check "$A" 2>&1); rc=$?

@@ -157,8 +157,11 @@ is "... with the container's groups for it, not the directory's" \
 is "a local user in a directory group lands there too" "$(s "$L" hostname 2>/dev/null)" dirhost
 is "a directory user in no mapped group follows the rules after it ('* -')" \
 	"$(s hjtldap2 hostname 2>&1 | grep -v '^Could not chdir')" "$myhost"
-like "hijack check: the rule of the directory group" "$(hjcheck hjtldap1 2>&1)" \
-	"^rule: +$CONF:1$"
+out=$(hjcheck hjtldap1 2>&1)
+like "hijack check: the rule of the directory group" "$out" "^rule: +$CONF:1$"
+like "... and where the user's groups come from" "$out" "^groups: +hjtldap1 \(sss\), hjtdevs \(sss\)$"
+like "hijack check of the local user: its own group from files, the directory's from sss" \
+	"$(hjcheck "$L" 2>&1)" "^groups: +$L \(files\), hjtdevs \(sss, lists the user\)$"
 
 # -- slapd gone, sssd answers from its cache (entry_cache_timeout 600 s)
 kill -TERM "$SLAPD"; wait "$SLAPD" 2>/dev/null
