@@ -32,7 +32,9 @@ flock -w 3600 "$HJ_AUDIT_LOCK" || bail_out "another test run holds the audit dae
 	skip_all "an audit daemon this test did not start runs (pid $(audit_status pid))"
 
 # -- the collector: a network namespace and a /run of its own
-"$U" useradd "$u" -M -N -g users >/dev/null || bail_out "useradd failed"
+hj_shell_install "$D"
+hj_conf_take
+"$U" useradd "$u" -M -N -g users -s "$HS" >/dev/null || bail_out "useradd failed"
 HJ_CLEANUP+=("'$U' del $u >/dev/null 2>&1")
 mkdir -p "$D/col" "$D/host/plugins.d"
 cat > "$D/col/auditd.conf" <<EOF
@@ -195,5 +197,34 @@ login
 check "collector back: the held records and the new one arrive" wait_col 5
 is "... all five logins on the collector" "$(col_recs | grep -c 'op=start')" 5
 is "... none twice" "$(col_recs | strip | sort | uniq -d | wc -l)" 0
+
+# -- keystrokes: an ssh login with pam_tty_audit, typed inside the
+# container; aureport --tty on the collector decodes them
+printf '%s\t%s\tname=%s\n' "$u" "$HJ_RUN/$ctr" "$ctr" > "$CONF"
+chmod 644 "$CONF"
+rootfs_add_user "$HJ_TMP/ct-$ctr" "$u"
+sshd_start "$D" "$u"
+cat > "/etc/pam.d/$SVC" <<EOF
+account  required pam_unix.so
+account  required $MODULE
+session  required pam_loginuid.so
+session  required pam_unix.so
+session  required pam_tty_audit.so disable=* enable=$u
+session  required $MODULE
+EOF
+MARK=typed-$$-inside
+out=$( (echo "echo $MARK; hostname"; sleep 2; echo exit) |
+	ssh -tt -p "$PORT" "${SSHO[@]}" "$u@127.0.0.1" 2>&1)
+like "an ssh session with pam_tty_audit runs inside the container" "$(tr -d '\r' <<<"$out")" "^$ctr$"
+rep=
+for _ in $(seq 150); do
+	rep=$(aureport -if "$D/col/audit.log" --tty -i 2>/dev/null)
+	grep -q "$MARK" <<<"$rep" && break
+	sleep 0.2
+done
+ses=$(col_recs | grep 'reason="\?login' | tail -n1 | grep -o ' ses=[0-9]*' | cut -d= -f2)
+isnt "the collector has the ssh login's record, with a session id" "${ses:-4294967295}" 4294967295
+like "aureport --tty on the collector: the command typed inside, under the user and that session" \
+	"$rep" "$u .* $ses .*echo $MARK"
 
 done_testing
