@@ -150,6 +150,10 @@ EXTRA_DIST += tests/directory.sh
 TESTS += tests/audit-remote.sh
 EXTRA_DIST += tests/audit-remote.sh
 
+# logins while the container is restarted in a loop
+TESTS += tests/restart-race.sh
+EXTRA_DIST += tests/restart-race.sh
+
 # containers started by real runtimes (runc, crun, LXC, podman) mapped by
 # hijack.conf rules, entered over the real ssh path
 TESTS += tests/e2e-runtimes.sh
