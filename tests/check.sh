@@ -187,6 +187,11 @@ like "... names the init's cgroup" "$(hjcheck "$A")" "^task: +pid $SI \(containe
 ct_start sysd/y sysd2 || bail_out "no container"
 chk "two containers in the subtree" 1 "^PROBLEM: container sysd \(cgroup $HJ_RUN/sysd\): the cgroup holds more than one container: logins are refused"
 
+# a group rule whose group no database knows (deleted, or its directory
+# down with nothing cached): refused, never skipped
+rules "@hjtnosuch$$	$CG	name=web1" "*	-"
+chk "a group rule no database knows" 1 "^PROBLEM: $CONF:1: cannot look up group hjtnosuch$$: no group database knows it \(or its directory is down\)"
+
 rules "$A	$CG	name=web1"
 usermod -s /bin/sh "$A"
 chk "login shell not hijack-shell" 1 "^PROBLEM: login shell of $A is /bin/sh, not $HS: sessions land on the host"
