@@ -482,6 +482,73 @@ fwd_stop() {
 }
 
 # journal lines since SINCE (a date) that contain STRING
+# -- recordings: tlog as README's "Replaying a session" sets it up, shipped
+# as its "Recordings on a collector" says (collector and host on this
+# guest, over loopback)
+rec_setup() { # USER
+	local cmd
+	cmd=$(readme_block 'file capabilities work as under sshd:$' | sed "s/alice/$1/g")
+	[ -n "$cmd" ] || { echo "no tlog block in README"; return 1; }
+	echo "+ $cmd"
+	eval "$cmd"
+}
+rec_ship() {
+	local cmd
+	cmd=$(readme_block 'the collector, over HTTP' | sed "s/collector.example.com/127.0.0.1/g")
+	[ -n "$cmd" ] || { echo "no collector block in README"; return 1; }
+	echo "+ $cmd"
+	eval "$cmd" || return 1
+	cmd=$(readme_block 'On each host, the uploader' | sed "s/collector.example.com/127.0.0.1/g")
+	[ -n "$cmd" ] || { echo "no uploader block in README"; return 1; }
+	echo "+ $cmd"
+	eval "$cmd"
+}
+# the recording of USER's session with MARK in it, as the README's
+# collector commands find it (empty until it has arrived)
+rec_replay() { # USER MARK UID
+	local cmd id
+	cmd=$(readme_block 'On the collector, find and replay' |
+		sed -e "s/<uid of alice on the host>/$3/g" -e "s/alice/$1/g")
+	[ -n "$cmd" ] || { echo "no replay block in README"; return 1; }
+	eval "$(echo "$cmd" | sed -n 1p)" >/tmp/rec-ids 2>/dev/null
+	for id in $(sed -n 's/.*TLOG_REC=\([^ ]*\).*/\1/p' /tmp/rec-ids | sort -u); do
+		echo "$cmd" | sed -n 2p | sed "s/<recording id>/$id/g" >/tmp/rec-play.sh
+		timeout 60 script -qec "bash /tmp/rec-play.sh" /dev/null </dev/null 2>/dev/null |
+			grep -q "$2" && { echo "$id"; return 0; }
+	done
+	return 1
+}
+rec_play() { # USER ID UID: the replayed recording (tlog-play needs a
+	# terminal: script(1) gives it one)
+	local cmd
+	cmd=$(readme_block 'On the collector, find and replay' |
+		sed -e "s/<uid of alice on the host>/$3/g" -e "s/alice/$1/g" -e "s/<recording id>/$2/g")
+	echo "$cmd" | sed -n 2p >/tmp/rec-play.sh
+	timeout 60 script -qec "bash /tmp/rec-play.sh" /dev/null </dev/null |
+		tr -d '\r\0' | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g'
+}
+# a host user other than USER writes a journal entry that claims to be a
+# recording of USER's session with MARK: the README's query must not
+# find it
+rec_forge() { # USER MARK
+	# a system account: its entries go to the system journal, which
+	# the uploader reads from the start
+	useradd -r -M hjtforge 2>/dev/null
+	su -s /bin/sh hjtforge -c "printf 'TLOG_USER=$1\nTLOG_SESSION=1\nTLOG_REC=forged-rec\nMESSAGE={\"ver\":\"2.3\",\"host\":\"realhost\",\"rec\":\"forged-rec\",\"user\":\"$1\",\"term\":\"xterm\",\"session\":1,\"id\":1,\"pos\":0,\"timing\":\">12\",\"in_txt\":\"\",\"in_bin\":[],\"out_txt\":\"$2 forged\",\"out_bin\":[]}\n' | logger --journald"
+}
+rec_forged_seen() { # USER: does the README's search on the collector list the forgery?
+	local cmd
+	cmd=$(readme_block 'On the collector, find and replay' |
+		sed -e "s/<uid of alice on the host>/$2/g" -e "s/alice/$1/g")
+	eval "$(echo "$cmd" | sed -n 1p)" 2>/dev/null | grep -c 'forged-rec'
+}
+rec_unfiltered() { # USER: a search by TLOG_USER alone lists the forgery
+	journalctl -D /var/log/journal/remote -o verbose TLOG_USER="$1" 2>/dev/null | grep -c 'TLOG_REC=forged-rec'
+}
+rec_any_forged() { # the forgery reached the collector at all
+	journalctl -D /var/log/journal/remote -o verbose TLOG_REC=forged-rec 2>/dev/null | grep -c 'TLOG_REC=forged-rec'
+}
+
 journal_grep() { # SINCE STRING
 	journalctl -q --no-pager --since "$1" 2>/dev/null | grep -F -- "$2" | head -n3
 }

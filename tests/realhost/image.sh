@@ -9,7 +9,8 @@
 
 RH_PKGS="systemd-sysv udev linux-image-amd64 openssh-server podman crun runc
 docker.io systemd-container auditd apparmor dbus dbus-user-session uidmap
-sudo busybox-static iproute2 rsync libcap2-bin libcgroup2 lxc"
+sudo busybox-static iproute2 rsync libcap2-bin libcgroup2 lxc
+tlog systemd-journal-remote"
 
 # The root filesystem of the LXC container with systemd inside, built at
 # image time (the guest has no network): Debian's own packages, as

@@ -444,6 +444,46 @@ case " $RUNTIMES " in
 	gs rt_nopts_stop >/dev/null 2>&1
 	;;
 esac
+# tlog as README's "Replaying a session" sets it up, writing to this
+# guest's journal, shipped as its "Recordings on a collector" says (the
+# collector on the guest too); a forged entry never passes for one
+case " $RUNTIMES " in
+*" runc "*)
+	out=$(G_TIMEOUT=120 gs rt_runc_start 2>&1)
+	gs rule rhrunc /ctr/web1 web-runc
+	out=$(gs rec_setup rhrunc 2>&1)
+	like "recordings: README's tlog setup, then hijack check: RESULT: ok" "$out" "RESULT: ok"
+	mark=typed-inside-$$
+	# (tlog drops what is typed before the session is up: README)
+	got=$( (sleep 5; echo "echo $mark; hostname"; sleep 3; echo exit) |
+		timeout 60 ssh -tt "${SSHO[@]}" rhrunc@127.0.0.1 2>&1)
+	like "recordings: an interactive session through tlog lands in the container" \
+		"$(tr -d '\r' <<<"$got")" "^web-runc$"
+	tuid=$(g id -u rhrunc)
+	out=$(gs rec_ship 2>&1)
+	is "recordings: README's collector and uploader start" "$?" 0
+	[ -n "$out" ] && diag "$(tail -n 3 <<<"$out")"
+	gs rec_forge rhrunc "$mark" >/dev/null 2>&1
+	id=
+	for _ in $(seq 90); do
+		id=$(gs rec_replay rhrunc "$mark" "$tuid" 2>/dev/null) && break
+		sleep 1
+	done
+	like "recordings: on the collector, README's search finds the session" "${id:-none}" '^[0-9a-f-]+$'
+	play=$(gs rec_play rhrunc "${id:-none}" "$tuid" 2>&1)
+	like "recordings: tlog-play on the collector replays it: the container's hostname" "$play" "web-runc"
+	like "... and what was typed" "$play" "$mark"
+	for _ in $(seq 30); do
+		[ "$(gs rec_any_forged)" -ge 1 ] && break
+		sleep 1
+	done
+	check "recordings: another user's forged entry reached the collector too" \
+		test "$(gs rec_any_forged)" -ge 1
+	is "... which a search by TLOG_USER alone lists" "$(gs rec_unfiltered rhrunc)" 1
+	is "... and README's search (_UID, _EXE) does not" "$(gs rec_forged_seen rhrunc "$tuid")" 0
+	gs rt_runc_stop >/dev/null 2>&1
+	;;
+esac
 # podman 4.3's `generate systemd --new` unit as it comes: the container
 # is outside the unit's cgroup, and the rule naming the unit refuses
 case " $RUNTIMES " in
