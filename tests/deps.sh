@@ -63,11 +63,16 @@ install_quietly docker.io containerd audispd-plugins || :
 # The directory of tests/directory.sh: OpenLDAP's slapd and SSSD, which the
 # test starts itself (on loopback, in a mount namespace of its own with
 # its own nsswitch.conf and /var/lib/sss).  Their packages would change
-# the machine for every other test: libpam-sss's profile is taken out of
-# the common-* PAM stacks again, and nsswitch.conf is put back as it was.
+# the machine for every other test: libpam-sss's profile is disabled in
+# the common-* PAM stacks, as an admin's choice that pam-auth-update
+# keeps when a later package (libpam-hijack's, in tests/deb-e2e.sh)
+# runs it again, and nsswitch.conf is put back as it was.
 cp -p /etc/nsswitch.conf /etc/nsswitch.conf.hjdeps
 if install_quietly slapd ldap-utils sssd-ldap; then
-	pam-auth-update --package --remove sss
 	cp /etc/nsswitch.conf.hjdeps /etc/nsswitch.conf
 fi
 rm -f /etc/nsswitch.conf.hjdeps
+if [ -e /usr/share/pam-configs/sss ] &&
+	grep -q pam_sss /etc/pam.d/common-account /etc/pam.d/common-session; then
+	DEBIAN_FRONTEND=noninteractive pam-auth-update --disable sss
+fi
