@@ -6,6 +6,7 @@
  *	       pid|cgroup <id> [--] [cmd...]
  *	hijack [--shell path] who
  *	hijack [--shell path] check <user>
+ *	hijack check-conf <file>...
  */
 #include "config.h"
 
@@ -140,13 +141,25 @@ int hijack_parse_args(int argc, char **argv, struct hijack_args *a, char *err,
 		a->user = want ? argv[optind] : NULL;
 		return 0;
 	}
+	if (optind < argc && !strcmp(argv[optind], "check-conf")) {
+		if (++optind == argc)
+			return bad(err, errlen, "%s",
+				   "check-conf takes one or more files");
+		if (a->backend != HJ_BACKEND_AUTO || a->cwd || a->verbose ||
+		    a->no_confine || a->shell)
+			return bad(err, errlen, "%s",
+				   "check-conf takes no option");
+		a->action = HIJACK_CHECK_CONF;
+		a->files = argv + optind;
+		return 0;
+	}
 	if (a->shell)
 		return bad(err, errlen, "%s",
 			   "--shell is an option of who and check");
 	if (argc - optind < 2)
 		return bad(
 			err, errlen, "%s",
-			"bad usage: pid <pid>, cgroup <file>, who or check <user> expected");
+			"bad usage: pid <pid>, cgroup <file>, who, check <user> or check-conf <file> expected");
 	mode = argv[optind];
 	a->id = argv[optind + 1];
 	optind += 2;

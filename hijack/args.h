@@ -13,6 +13,7 @@ enum hijack_action {
 	HIJACK_RUN,
 	HIJACK_WHO,
 	HIJACK_CHECK,
+	HIJACK_CHECK_CONF,
 	HIJACK_HELP,
 	HIJACK_VERSION
 };
@@ -26,6 +27,7 @@ struct hijack_args {
 	bool no_confine; /* --no-confine: keep the caller's confinement */
 	const char *shell; /* --shell: who's and check's hijack-shell, or NULL */
 	const char *user; /* HIJACK_CHECK: the user */
+	char **files; /* HIJACK_CHECK_CONF: the files, NULL-terminated */
 	enum hijack_kind kind;
 	const char *id; /* the pid or cgroup argument as given */
 	pid_t pid; /* HIJACK_PID: the parsed pid, > 0 */

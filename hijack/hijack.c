@@ -9,7 +9,8 @@
  *	hijack cgroup <tasks-file|cgroup.procs|cgroup-dir> [command...]
  *
  * and root's tools for hijack-shell's logins: "hijack who" lists the
- * sessions, "hijack check USER" checks a user's next login.
+ * sessions, "hijack check USER" checks a user's next login, and
+ * "hijack check-conf FILE" checks a file before it is installed.
  */
 #include "config.h"
 
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "conf.h"
 #include "login-check.h"
 #include "hijack.h"
 #include "who.h"
@@ -38,6 +40,7 @@ static void __attribute__((noreturn)) usage(void)
 	      " hijack [options] cgroup <tasks|cgroup.procs|cgroup-dir> [--] [<command> [<arg>...]]\n"
 	      " hijack [--shell <path>] who\n"
 	      " hijack [--shell <path>] check <user>\n"
+	      " hijack check-conf <file>...\n"
 	      "\n"
 	      "Run a program inside the namespaces, cgroups and root directory of\n"
 	      "another process, as confined as it is (bounding set, no_new_privs,\n"
@@ -59,7 +62,9 @@ static void __attribute__((noreturn)) usage(void)
 	      "or 128 + the signal that killed it.\n"
 	      "\n"
 	      "'hijack who' lists the live ssh sessions of hijack-shell, and\n"
-	      "'hijack check' checks a user's next ssh login (root only).\n",
+	      "'hijack check' checks a user's next ssh login (root only), and\n"
+	      "'hijack check-conf' checks files of hijack.conf's syntax before they\n"
+	      "are installed.\n",
 	      out);
 	exit(EXIT_SUCCESS);
 }
@@ -203,6 +208,30 @@ static void verbose_spawn(pid_t pid, const struct hj_spawn_info *info)
 	fputs(line, stderr);
 }
 
+/*
+ * check-conf: each file as it would be read as hijack.conf or a drop-in
+ * (for Ansible's validate=, visudo -c's job).  Each file gets one line:
+ * "FILE: ok" on stdout, or what is wrong and where on stderr.
+ */
+static int check_conf(char *const *files)
+{
+	struct hj_conf_error ce;
+	int status = EXIT_SUCCESS;
+
+	for (; *files; files++) {
+		memset(&ce, 0, sizeof(ce));
+		if (hj_conf_check_file(*files, &ce)) {
+			warnx("%s", ce.msg);
+			status = EXIT_FAILURE;
+		} else {
+			printf("%s: ok\n", *files);
+		}
+	}
+	if (fflush(stdout) == EOF)
+		err(EXIT_FAILURE, "write error");
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const kinds[] = { "pid", "cgroup" };
@@ -232,6 +261,8 @@ int main(int argc, char **argv)
 	}
 	if (a.action == HIJACK_WHO)
 		return hijack_who(a.shell ? a.shell : HIJACK_SHELL_PATH);
+	if (a.action == HIJACK_CHECK_CONF)
+		return check_conf(a.files);
 	if (a.action == HIJACK_CHECK)
 		return hijack_check(a.shell ? a.shell : HIJACK_SHELL_PATH,
 				    a.user);

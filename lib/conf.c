@@ -1086,6 +1086,22 @@ static int load_match(const char *path, const struct login_user *w,
 	return parser_done(&p, e);
 }
 
+int hj_conf_check_file(const char *path, struct hj_conf_error *err)
+{
+	struct hj_mapping *m;
+	struct parser p;
+	int e;
+
+	m = malloc(sizeof(*m));
+	if (!m)
+		return fail(err, path, 0, -ENOMEM, "out of memory");
+	e = parser_init(&p, NULL, m, err);
+	if (!e)
+		e = parser_done(&p, read_file(&p, AT_FDCWD, path, path));
+	free(m);
+	return e;
+}
+
 int hj_conf_load_match(const char *path, const char *user, uid_t uid, gid_t gid,
 		       const char *group, const char *const *groups,
 		       struct hj_mapping *m, struct hj_conf_error *err)

@@ -90,6 +90,13 @@ struct hj_conf_text {
 int hj_conf_load_match(const char *path, const char *user, uid_t uid, gid_t gid,
 		       const char *group, const char *const *groups,
 		       struct hj_mapping *m, struct hj_conf_error *err);
+/*
+ * Check one file as hijack.conf or a drop-in is checked when it is read:
+ * opened without following a link, a regular file of root's not
+ * writable by group or others, within the size caps, every line valid.
+ * 0, or the first problem in @err ("FILE:LINE: ...").  Nobody is matched.
+ */
+int hj_conf_check_file(const char *path, struct hj_conf_error *err);
 /* The same over @n texts in memory, in that order (tests, fuzzer). */
 int hj_conf_parse_match(const struct hj_conf_text *files, size_t n,
 			const char *user, uid_t uid, gid_t gid,

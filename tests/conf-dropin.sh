@@ -81,4 +81,44 @@ like "... and --check names the file" "$(hjcheck "$U1" 2>&1)" \
 chmod 644 "$DD/70-bad.conf"
 is "fixed: the login goes in again" "$(s "$U1" hostname 2>&1)" "$CT"
 
+# hijack check-conf, a file before it is installed (validate=): as the
+# login reads it, one line a file, exit 1 if any is bad
+C=$D/cand
+mkdir -m 700 "$C"
+printf '# team web\n%s\t%s\tname=%s\n' "$U1" "$HJ_RUN/web1" "$CT" > "$C/good.conf"
+printf '%s\tctr/x\n\n%s\tctr/y shel=/bin/sh\n' "$U2" "$U1" > "$C/bad.conf"
+printf '%s\tctr/x\n' "$U2" > "$C/gw.conf"
+chmod 600 "$C/good.conf" "$C/bad.conf"
+chmod 620 "$C/gw.conf"
+ln -s good.conf "$C/link.conf"
+printf '%s\tctr/x\n' "$U2" > "$C/theirs.conf"
+chown "$U2" "$C/theirs.conf"
+chmod 644 "$C/theirs.conf"
+out=$("$HIJACK" check-conf "$C/good.conf" 2>&1)
+is "check-conf: a good drop-in: exit 0" "$?" 0
+is "... one line, ok" "$out" "$C/good.conf: ok"
+out=$("$HIJACK" check-conf "$C/bad.conf" 2>&1)
+is "check-conf: an unknown option: exit 1" "$?" 1
+is "... the file, the line, what is wrong" "$out" "hijack: $C/bad.conf:3: unknown option 'shel'"
+for f in gw:"writable by group or others (mode 0620)" link:"is a symbolic link" \
+	theirs:"owned by uid $(id -u "$U2"), not root" none:"cannot open: No such file or directory"; do
+	out=$("$HIJACK" check-conf "$C/${f%%:*}.conf" 2>&1)
+	is "check-conf refuses what a login refuses: ${f#*:}" "$? $out" "1 hijack: $C/${f%%:*}.conf: ${f#*:}"
+done
+out=$("$HIJACK" check-conf "$C/good.conf" "$C/bad.conf" "$CONF" 2>/dev/null)
+is "check-conf: several files, one bad: exit 1, the good ones ok" "$? $(echo $out)" \
+	"1 $C/good.conf: ok $CONF: ok"
+# the same verdict as the login gives, for the same file installed
+cp "$C/bad.conf" "$DD/70-bad.conf"
+out=$(s "$U1" hostname 2>&1)
+check "a file check-conf refuses, installed anyway: the login is refused" [ "$? $out" != "0 $CT" ]
+rm -f "$DD/70-bad.conf"
+cp "$C/good.conf" "$DD/70-good.conf"
+chmod 644 "$DD/70-good.conf"
+is "... and one it accepts lets it in" "$(s "$U1" hostname 2>&1)" "$CT"
+out=$("$HIJACK" check-conf 2>&1)
+is "check-conf with no file: a usage error" "$? $out" \
+	"1 hijack: check-conf takes one or more files
+Try 'hijack --help' for more information."
+
 done_testing
