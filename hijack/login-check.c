@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "login-check.h"
@@ -120,12 +121,56 @@ static const char *forcecommand_why(const char *v)
 	return "runs through the shell but replaces the user's command";
 }
 
+/*
+ * The standard output of @argv (at most @size - 1 bytes, NUL-terminated,
+ * malloc'ed) when it exits 0 within @timeout_ms; @envp NULL: ours.
+ * NULL when it cannot run, fails or is late (it is killed then).
+ */
+static char *run_output(char *const argv[], char *const envp[], size_t size,
+			int timeout_ms)
+{
+	int pfd[2], status, r;
+	size_t len = 0;
+	char *buf;
+	pid_t pid;
+
+	buf = malloc(size);
+	if (!buf)
+		return NULL;
+	if (pipe2(pfd, O_CLOEXEC)) {
+		free(buf);
+		return NULL;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		free(buf);
+		return NULL;
+	}
+	if (pid == 0) {
+		if (dup2(pfd[1], 1) < 0)
+			_exit(127);
+		if (envp)
+			execve(argv[0], argv, envp);
+		else
+			execv(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	r = hj_child_output(pid, pfd[0], buf, size, timeout_ms, &len, &status);
+	close(pfd[0]);
+	if (r || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 static char *sshd_effective(const char *config, const char *user)
 {
-	char *argv[8], spec[512], *buf;
-	size_t len = 0, size = 1 << 16;
-	int pfd[2], status, r;
-	pid_t pid;
+	char *argv[8], spec[512];
 	int i = 0;
 
 	/* sshd -T fails on a Match LocalPort unless lport is given */
@@ -142,36 +187,7 @@ static char *sshd_effective(const char *config, const char *user)
 		argv[i++] = (char *)config;
 	}
 	argv[i] = NULL;
-	buf = malloc(size);
-	if (!buf)
-		return NULL;
-	if (pipe(pfd)) {
-		free(buf);
-		return NULL;
-	}
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		free(buf);
-		return NULL;
-	}
-	if (pid == 0) {
-		dup2(pfd[1], 1);
-		close(pfd[0]);
-		close(pfd[1]);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(pfd[1]);
-	r = hj_child_output(pid, pfd[0], buf, size, CHECK_SSHD_MS, &len,
-			    &status);
-	close(pfd[0]);
-	if (r || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	return run_output(argv, NULL, 1 << 16, CHECK_SSHD_MS);
 }
 
 /* AllowTcpForwarding @v, not "no": where do the forwards go? */
@@ -637,6 +653,90 @@ static int group_services(char (*svc)[32])
 	return n;
 }
 
+#define SSSCTL "/usr/sbin/sssctl"
+
+/* The VALUE of "NAME: VALUE" in sssctl's output, into @v; or NULL */
+static char *sssctl_field(const char *out, const char *name, char *v,
+			  size_t size)
+{
+	size_t l = strlen(name);
+	const char *p;
+
+	for (p = out; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, name, l) && p[l] == ':') {
+			p += l + 1 + strspn(p + l + 1, " ");
+			snprintf(v, size, "%.*s", (int)strcspn(p, "\n"), p);
+			return v;
+		}
+	return NULL;
+}
+
+static void print_age(long s)
+{
+	if (s < 120)
+		printf("%ld s", s);
+	else if (s < 7200)
+		printf("%ld min", s / 60);
+	else
+		printf("%ld h %ld min", s / 3600, s / 60 % 60);
+}
+
+/*
+ * For a group sssd answered (@asked: when the lookup began), where the
+ * answer came from: the directory, fetched for this check, or sssd's
+ * cache, and how old that is.  sssctl group-show reads sssd's cache
+ * database itself (no bus, no responder): an entry updated before the
+ * lookup was not fetched for it, and one expired and still not updated
+ * is sssd's answer while the directory does not answer.
+ */
+static void check_sss_cache(const char *name, time_t asked)
+{
+	static char *const envp[] = {
+		(char *)"LC_ALL=C",
+		(char *)"PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL
+	};
+	char *argv[] = { (char *)SSSCTL, (char *)"group-show", (char *)name,
+			 NULL };
+	char *out, upd[64], exp[64];
+	struct tm tm;
+	time_t t;
+
+	printf("sss cache:  %s: ", E(name));
+	if (access(SSSCTL, X_OK)) {
+		printf("cannot tell sssd's cached answers from fresh ones "
+		       "without sssctl (sssd-tools)\n");
+		return;
+	}
+	out = run_output(argv, envp, 1 << 14, HJ_LOOKUP_MS);
+	memset(&tm, 0, sizeof(tm));
+	if (!out ||
+	    !sssctl_field(out, "Cache entry last update time", upd,
+			  sizeof(upd)) ||
+	    !sssctl_field(out, "Cache entry expiration time", exp,
+			  sizeof(exp)) ||
+	    !strptime(upd, "%m/%d/%y %H:%M:%S", &tm)) {
+		printf("sssctl group-show did not say how old the entry is\n");
+		free(out);
+		return;
+	}
+	tm.tm_isdst = -1;
+	t = mktime(&tm);
+	if (t >= asked - 1) {
+		printf("fetched from the directory for this check (cached "
+		       "until %s)\n",
+		       exp);
+	} else {
+		printf("sssd's cached answer, fetched ");
+		print_age((long)(time(NULL) - t));
+		if (!strcmp(exp, "Expired"))
+			printf(" ago and expired: the directory did not "
+			       "answer\n");
+		else
+			printf(" ago (cached until %s)\n", exp);
+	}
+	free(out);
+}
+
 /*
  * Which database answers for each of the user's groups (files, sss,
  * ...), as the group rules see them: "groups: NAME (SERVICE), ...".
@@ -645,14 +745,16 @@ static int group_services(char (*svc)[32])
  */
 static void check_group_sources(const struct passwd *pw, const char *rule_group)
 {
-	char svc[NSS_SERVICES_MAX][32], out[4096];
+	char svc[NSS_SERVICES_MAX][32], out[1 << 15];
 	int p[2], status = 0, nsvc, r;
 	size_t len = 0;
+	time_t asked;
 	pid_t pid;
 
 	nsvc = group_services(svc);
 	if (!nsvc || pipe2(p, O_CLOEXEC))
 		return;
+	asked = time(NULL);
 	fflush(stdout);
 	pid = fork();
 	if (pid < 0) {
@@ -661,8 +763,10 @@ static void check_group_sources(const struct passwd *pw, const char *rule_group)
 		return;
 	}
 	if (pid == 0) {
+		/* the names sssd answered for (its cache, below) */
+		char sss[257][64];
 		gid_t gids[256];
-		int ngids = 256;
+		int ngids = 256, nsss = 0;
 		FILE *o;
 
 		close(p[0]);
@@ -692,6 +796,9 @@ static void check_group_sources(const struct passwd *pw, const char *rule_group)
 				if (g)
 					fprintf(o, ", %s (%s, lists the user)",
 						E(g->gr_name), from);
+				if (g && !strcmp(from, "sss"))
+					snprintf(sss[nsss++], sizeof(sss[0]),
+						 "%s", g->gr_name);
 				break;
 			}
 			for (int k = 0; k < nsvc && !g; k++) {
@@ -706,8 +813,14 @@ static void check_group_sources(const struct passwd *pw, const char *rule_group)
 			else
 				fprintf(o, "%s%u (no database)", i ? ", " : "",
 					(unsigned int)gids[i]);
+			if (g && !strcmp(from, "sss"))
+				snprintf(sss[nsss++], sizeof(sss[0]), "%s",
+					 g->gr_name);
 		}
 		fprintf(o, "\n");
+		/* then the groups sssd answered for, one a line */
+		for (int i = 0; i < nsss; i++)
+			fprintf(o, "\t%s\n", sss[i]);
 		_exit(fclose(o) ? 1 : 0);
 	}
 	close(p[1]);
@@ -718,8 +831,20 @@ static void check_group_sources(const struct passwd *pw, const char *rule_group)
 		printf("warning:    groups: the group database did not answer "
 		       "within %d s\n",
 		       HJ_LOOKUP_MS / 1000);
-	else if (!r && WIFEXITED(status) && !WEXITSTATUS(status))
-		fwrite(out, 1, len, stdout);
+	else if (!r && WIFEXITED(status) && !WEXITSTATUS(status)) {
+		char *l = out, *nl;
+
+		for (; *l; l = nl + 1) {
+			nl = strchr(l, '\n');
+			if (!nl)
+				break;
+			*nl = '\0';
+			if (*l == '\t')
+				check_sss_cache(l + 1, asked);
+			else
+				printf("%s\n", l);
+		}
+	}
 }
 
 /*

@@ -9,7 +9,7 @@ runc crun lxc podman conmon catatonit uidmap
 qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev libssl-dev cpio kmod apparmor
 clang-14 libclang-rt-14-dev llvm-14 valgrind cppcheck
 dpkg-dev debhelper fakeroot lintian libcap2-bin
-mmdebstrap e2fsprogs"
+mmdebstrap e2fsprogs ansible-core"
 # missing_of PKG...: those not installed, each after a space
 missing_of() {
 	for p in "$@"; do
@@ -60,15 +60,16 @@ install_quietly() {
 # auditd.
 install_quietly docker.io containerd audispd-plugins || :
 
-# The directory of tests/directory.sh: OpenLDAP's slapd and SSSD, which the
-# test starts itself (on loopback, in a mount namespace of its own with
-# its own nsswitch.conf and /var/lib/sss).  Their packages would change
+# The directory of tests/directory.sh: OpenLDAP's slapd and SSSD (and its
+# sssctl, which hijack check asks), which the test starts itself (on
+# loopback, in a mount namespace of its own with its own nsswitch.conf
+# and /var/lib/sss).  Their packages would change
 # the machine for every other test: libpam-sss's profile is disabled in
 # the common-* PAM stacks, as an admin's choice that pam-auth-update
 # keeps when a later package (libpam-hijack's, in tests/deb-e2e.sh)
 # runs it again, and nsswitch.conf is put back as it was.
 cp -p /etc/nsswitch.conf /etc/nsswitch.conf.hjdeps
-if install_quietly slapd ldap-utils sssd-ldap; then
+if install_quietly slapd ldap-utils sssd-ldap sssd-tools; then
 	cp /etc/nsswitch.conf.hjdeps /etc/nsswitch.conf
 fi
 rm -f /etc/nsswitch.conf.hjdeps

@@ -13,7 +13,7 @@
 hj_private_mounts "$0" "$@"
 require_root
 PATH=$PATH:/usr/sbin:/sbin
-require_tools slapd slapadd sssd getent ssh ssh-keygen setcap auditd ausearch
+require_tools slapd slapadd sssd sssctl sss_cache getent ssh ssh-keygen setcap auditd ausearch
 D=$HJ_TMP/dir
 mkdir -p "$D"
 chmod 755 "$HJ_TMP" "$D"
@@ -163,11 +163,28 @@ like "... and where the user's groups come from" "$out" "^groups: +hjtldap1 \(ss
 like "hijack check of the local user: its own group from files, the directory's from sss" \
 	"$(hjcheck "$L" 2>&1)" "^groups: +$L \(files\), hjtdevs \(sss, lists the user\)$"
 
+# hijack check says whether sssd's answer was fetched for it: entries
+# marked expired (sss_cache) are fetched again while slapd answers
+sss_cache -G >/dev/null 2>&1
+like "hijack check, slapd up, cache expired: the group was fetched from the directory" \
+	"$(hjcheck hjtldap1 2>&1)" "^sss cache: +hjtdevs: fetched from the directory for this check \(cached until "
+sleep 2
+like "... asked again: sssd's cached answer, and its age" \
+	"$(hjcheck hjtldap1 2>&1)" "^sss cache: +hjtdevs: sssd's cached answer, fetched [0-9]+ s ago \(cached until "
+
 # -- slapd gone, sssd answers from its cache (entry_cache_timeout 600 s)
 kill -TERM "$SLAPD"; wait "$SLAPD" 2>/dev/null
 is "slapd gone, cached by sssd: the cached membership is used" \
 	"$(s hjtldap1 hostname 2>/dev/null)" dirhost
 is "... the local user too" "$(s "$L" hostname 2>/dev/null)" dirhost
+sss_cache -G >/dev/null 2>&1
+is "slapd gone, cache expired: the login still lands, as sssd answers from its cache" \
+	"$(s hjtldap1 hostname 2>/dev/null)" dirhost
+out=$(hjcheck hjtldap1 2>&1)
+like "... and hijack check says the answer is sssd's expired cache" "$out" \
+	"^sss cache: +hjtdevs: sssd's cached answer, fetched [0-9]+ s ago and expired: the directory did not answer$"
+like "... for the local user's directory group too" "$(hjcheck "$L" 2>&1)" \
+	"^sss cache: +hjtdevs: sssd's cached answer, fetched [0-9]+ s ago and expired"
 
 # -- slapd gone and nothing cached: sssd started again without its
 # database (as an admin clears it); the new sssd marks the old memory
