@@ -738,6 +738,74 @@ static void check_sss_cache(const char *name, time_t asked)
 }
 
 /*
+ * Group @name (NULL: @gid) from the first of @nsvc NSS services that
+ * knows it, that service in @from; NULL when none does.
+ */
+static struct group *group_from(char (*svc)[32], int nsvc, const char *name,
+				gid_t gid, const char **from)
+{
+	struct group *g;
+
+	for (int k = 0; k < nsvc; k++) {
+		if (__nss_configure_lookup("group", svc[k]))
+			continue;
+		g = name ? getgrnam(name) : getgrgid(gid);
+		if (g) {
+			*from = svc[k];
+			return g;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * check_group_sources()'s child: the "groups:" line on @fd, then the
+ * groups sss answered for, one a line after a tab.  Its exit status.
+ */
+static int print_group_sources(int fd, const struct passwd *pw,
+			       const char *rule_group, char (*svc)[32],
+			       int nsvc)
+{
+	char sss[257][64];
+	gid_t gids[256];
+	int ngids = 256, nsss = 0;
+	const char *from = NULL;
+	struct group *g;
+	FILE *o;
+
+	o = fdopen(fd, "w");
+	if (!o || getgrouplist(pw->pw_name, pw->pw_gid, gids, &ngids) < 0)
+		return 1;
+	fprintf(o, "groups:     ");
+	for (int i = 0; i < ngids; i++) {
+		g = group_from(svc, nsvc, NULL, gids[i], &from);
+		if (!g) {
+			fprintf(o, "%s%u (no database)", i ? ", " : "",
+				(unsigned int)gids[i]);
+			continue;
+		}
+		fprintf(o, "%s%s (%s)", i ? ", " : "", E(g->gr_name), from);
+		if (!strcmp(from, "sss"))
+			snprintf(sss[nsss++], sizeof(sss[0]), "%s", g->gr_name);
+	}
+	/* the rule's group when it lists the user without being one
+	 * getgrouplist() gives */
+	g = rule_group ? group_from(svc, nsvc, rule_group, 0, &from) : NULL;
+	for (int j = 0; g && j < ngids; j++)
+		if (g->gr_gid == gids[j])
+			g = NULL;
+	if (g) {
+		fprintf(o, ", %s (%s, lists the user)", E(g->gr_name), from);
+		if (!strcmp(from, "sss"))
+			snprintf(sss[nsss++], sizeof(sss[0]), "%s", g->gr_name);
+	}
+	fprintf(o, "\n");
+	for (int i = 0; i < nsss; i++)
+		fprintf(o, "\t%s\n", sss[i]);
+	return fclose(o) ? 1 : 0;
+}
+
+/*
  * Which database answers for each of the user's groups (files, sss,
  * ...), as the group rules see them: "groups: NAME (SERVICE), ...".
  * Asked in a child (NSS may wait on a directory; HJ_LOOKUP_MS as at
@@ -763,75 +831,18 @@ static void check_group_sources(const struct passwd *pw, const char *rule_group)
 		return;
 	}
 	if (pid == 0) {
-		/* the names sssd answered for (its cache, below) */
-		char sss[257][64];
-		gid_t gids[256];
-		int ngids = 256, nsss = 0;
-		FILE *o;
-
 		close(p[0]);
-		o = fdopen(p[1], "w");
-		if (!o ||
-		    getgrouplist(pw->pw_name, pw->pw_gid, gids, &ngids) < 0)
-			_exit(1);
-		fprintf(o, "groups:     ");
-		for (int i = 0; i <= ngids; i++) {
-			const char *from = NULL;
-			struct group *g = NULL;
-
-			/* last, the rule's group when it lists the user
-			 * without being one getgrouplist() gives */
-			if (i == ngids) {
-				for (int k = 0; rule_group && k < nsvc && !g;
-				     k++) {
-					if (__nss_configure_lookup("group",
-								   svc[k]))
-						continue;
-					g = getgrnam(rule_group);
-					from = svc[k];
-				}
-				for (int j = 0; g && j < ngids; j++)
-					if (g->gr_gid == gids[j])
-						g = NULL;
-				if (g)
-					fprintf(o, ", %s (%s, lists the user)",
-						E(g->gr_name), from);
-				if (g && !strcmp(from, "sss"))
-					snprintf(sss[nsss++], sizeof(sss[0]),
-						 "%s", g->gr_name);
-				break;
-			}
-			for (int k = 0; k < nsvc && !g; k++) {
-				if (__nss_configure_lookup("group", svc[k]))
-					continue;
-				g = getgrgid(gids[i]);
-				from = svc[k];
-			}
-			if (g)
-				fprintf(o, "%s%s (%s)", i ? ", " : "",
-					E(g->gr_name), from);
-			else
-				fprintf(o, "%s%u (no database)", i ? ", " : "",
-					(unsigned int)gids[i]);
-			if (g && !strcmp(from, "sss"))
-				snprintf(sss[nsss++], sizeof(sss[0]), "%s",
-					 g->gr_name);
-		}
-		fprintf(o, "\n");
-		/* then the groups sssd answered for, one a line */
-		for (int i = 0; i < nsss; i++)
-			fprintf(o, "\t%s\n", sss[i]);
-		_exit(fclose(o) ? 1 : 0);
+		_exit(print_group_sources(p[1], pw, rule_group, svc, nsvc));
 	}
 	close(p[1]);
 	r = hj_child_output(pid, p[0], out, sizeof(out), HJ_LOOKUP_MS, &len,
 			    &status);
 	close(p[0]);
-	if (r == -ETIMEDOUT)
+	if (r == -ETIMEDOUT) {
 		printf("warning:    groups: the group database did not answer "
 		       "within %d s\n",
 		       HJ_LOOKUP_MS / 1000);
-	else if (!r && WIFEXITED(status) && !WEXITSTATUS(status)) {
+	} else if (!r && WIFEXITED(status) && !WEXITSTATUS(status)) {
 		char *l = out, *nl;
 
 		for (; *l; l = nl + 1) {
