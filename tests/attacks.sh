@@ -310,24 +310,37 @@ is "... and never lands on the host" "$(grep -c "^$(hostname)$" <<<"$out")" 0
 # groups, found through an ld.so.cache and nsswitch.conf of this mount
 # namespace only.
 mkdir -p "$D/nss"
-cat > "$D/nss/hjfail.c" <<'EOF2'
+# One module, built twice: hjfail answers UNAVAIL with ETIMEDOUT (a
+# directory that times out), hjhang never answers (one that is silent).
+cat > "$D/nss/hjnss.c" <<'EOF2'
 #include <errno.h>
 #include <grp.h>
 #include <nss.h>
 #include <stddef.h>
+#include <unistd.h>
 #include <sys/types.h>
-#define FAIL { *errnop = ETIMEDOUT; return NSS_STATUS_UNAVAIL; }
-enum nss_status _nss_hjfail_getgrnam_r(const char *n, struct group *g,
-	char *b, size_t l, int *errnop) FAIL
-enum nss_status _nss_hjfail_getgrgid_r(gid_t gid, struct group *g,
-	char *b, size_t l, int *errnop) FAIL
-enum nss_status _nss_hjfail_initgroups_dyn(const char *u, gid_t gid,
-	long *start, long *size, gid_t **groups, long limit, int *errnop) FAIL
-enum nss_status _nss_hjfail_setgrent(int stay) { return NSS_STATUS_UNAVAIL; }
-enum nss_status _nss_hjfail_getgrent_r(struct group *g, char *b, size_t l,
-	int *errnop) FAIL
+#define F(x) F2(NAME, x)
+#define F2(n, x) F3(n, x)
+#define F3(n, x) _nss_##n##_##x
+#ifdef HANG
+#define BODY { for (;;) pause(); }
+#else
+#define BODY { *errnop = ETIMEDOUT; return NSS_STATUS_UNAVAIL; }
+#endif
+enum nss_status F(getgrnam_r)(const char *n, struct group *g,
+	char *b, size_t l, int *errnop) BODY
+enum nss_status F(getgrgid_r)(gid_t gid, struct group *g,
+	char *b, size_t l, int *errnop) BODY
+enum nss_status F(initgroups_dyn)(const char *u, gid_t gid,
+	long *start, long *size, gid_t **groups, long limit, int *errnop) BODY
+#ifndef HANG
+enum nss_status F(setgrent)(int stay) { return NSS_STATUS_UNAVAIL; }
+enum nss_status F(getgrent_r)(struct group *g, char *b, size_t l,
+	int *errnop) BODY
+#endif
 EOF2
-gcc -shared -fPIC -o "$D/nss/libnss_hjfail.so.2" "$D/nss/hjfail.c"
+gcc -shared -fPIC -DNAME=hjfail -o "$D/nss/libnss_hjfail.so.2" "$D/nss/hjnss.c"
+gcc -shared -fPIC -DNAME=hjhang -DHANG -o "$D/nss/libnss_hjhang.so.2" "$D/nss/hjnss.c"
 { echo "include /etc/ld.so.conf.d/*.conf"; echo "$D/nss"; } > "$D/nss/ld.so.conf"
 ldconfig -X -C "$D/nss/ld.so.cache" -f "$D/nss/ld.so.conf"
 sed 's/^group:.*/group: files hjfail/' /etc/nsswitch.conf > "$D/nss/nsswitch.conf"
@@ -359,21 +372,6 @@ is "hijack-shell: a group from files still enters its container" "$(as $B -- -c 
 # a directory that never answers (sssd waiting on an LDAP server that
 # accepts and is silent, a stopped responder): the lookup has a deadline
 # (HJ_LOOKUP_MS, 15 s), and the login is refused, never held
-cat > "$D/nss/hjhang.c" <<'EOF2'
-#include <grp.h>
-#include <nss.h>
-#include <stddef.h>
-#include <unistd.h>
-#include <sys/types.h>
-#define HANG { for (;;) pause(); }
-enum nss_status _nss_hjhang_getgrnam_r(const char *n, struct group *g,
-	char *b, size_t l, int *errnop) HANG
-enum nss_status _nss_hjhang_getgrgid_r(gid_t gid, struct group *g,
-	char *b, size_t l, int *errnop) HANG
-enum nss_status _nss_hjhang_initgroups_dyn(const char *u, gid_t gid,
-	long *start, long *size, gid_t **groups, long limit, int *errnop) HANG
-EOF2
-gcc -shared -fPIC -o "$D/nss/libnss_hjhang.so.2" "$D/nss/hjhang.c"
 # (setpriv would hang itself, asking the group database: the ids are
 # taken now, and python switches to them without NSS)
 ua="$(id -u "$A") $(id -g "$A") $(id -G "$A" | tr ' ' ,)"
@@ -388,14 +386,9 @@ os.setuid(int(uid))
 os.execve(sys.argv[2], sys.argv[2:], {"PATH": "/usr/bin:/bin", "TERM": "dumb"})
 ' "$1" "$HS" "${@:2}"
 }
-# (ldconfig replaces its file: the cache is mounted again)
-umount /etc/ld.so.cache
-ldconfig -X -C "$D/nss/ld.so.cache" -f "$D/nss/ld.so.conf"
 # (the mounted file is rewritten in place: it is /etc/nsswitch.conf)
 sed 's/^group:.*/group: files hjhang/' "$D/nss/nsswitch.conf" > "$D/nss/nsswitch.new"
 cat "$D/nss/nsswitch.new" > "$D/nss/nsswitch.conf"
-chmod 644 "$D/nss/"*
-mount --bind "$D/nss/ld.so.cache" /etc/ld.so.cache
 write_conf "$A	$HJ_RUN/sysd" "@hjtnss$id	$HJ_RUN/sysd" "*	-"
 is "a user rule before the group rule: no lookup, no wait" \
 	"$(as_g "$ua" -c hostname 2>/dev/null)" sysd
