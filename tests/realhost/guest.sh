@@ -9,11 +9,13 @@ cd /root
 README=/root/README.md
 
 # The first indented block (4 spaces) after the first README line that
-# matches PATTERN, de-indented: the README's own commands, run as written.
+# matches PATTERN, de-indented: the README's own commands, run as written
+# (tests/lib.sh's readme_block, which this guest does not have).
 readme_block() {
 	awk -v pat="$1" '
 		!found && $0 ~ pat { found = 1; next }
 		found && /^    / { inb = 1; print substr($0, 5); next }
+		found && inb && /^$/ { print; next }
 		found && inb { exit }' "$README"
 }
 
@@ -536,6 +538,27 @@ rec_forge() { # USER MARK
 	useradd -r -M hjtforge 2>/dev/null
 	su -s /bin/sh hjtforge -c "printf 'TLOG_USER=$1\nTLOG_SESSION=1\nTLOG_REC=forged-rec\nMESSAGE={\"ver\":\"2.3\",\"host\":\"realhost\",\"rec\":\"forged-rec\",\"user\":\"$1\",\"term\":\"xterm\",\"session\":1,\"id\":1,\"pos\":0,\"timing\":\">12\",\"in_txt\":\"\",\"in_bin\":[],\"out_txt\":\"$2 forged\",\"out_bin\":[]}\n' | logger --journald"
 }
+# journald's rate limit as a faster host meets it: 200 messages a minute
+# (Debian's is 10000 in 30 s, scaled by free space, which a TCG guest
+# cannot reach), and without README's tlog.conf, or with it back
+rec_budget() { # low|readme
+	mkdir -p /etc/systemd/journald.conf.d
+	printf '[Journal]\nRateLimitIntervalSec=60s\nRateLimitBurst=200\n' \
+		>/etc/systemd/journald.conf.d/50-hjtest-budget.conf
+	case $1 in
+	low) mv /etc/systemd/journald.conf.d/tlog.conf /root/tlog.conf.readme ;;
+	readme) mv /root/tlog.conf.readme /etc/systemd/journald.conf.d/tlog.conf ;;
+	esac
+	systemctl restart systemd-journald
+}
+rec_budget_end() {
+	rm -f /etc/systemd/journald.conf.d/50-hjtest-budget.conf
+	systemctl restart systemd-journald
+}
+# the recorder's messages under UID since SINCE (seconds since the epoch)
+rec_count() { # UID SINCE
+	journalctl -q --no-pager -o cat _UID="$1" _EXE=/usr/bin/tlog-rec-session --since "@$2" | grep -c '"ver":'
+}
 rec_forged_seen() { # USER: does the README's search on the collector list the forgery?
 	local cmd
 	cmd=$(readme_block 'On the collector, find and replay' |
@@ -547,6 +570,87 @@ rec_unfiltered() { # USER: a search by TLOG_USER alone lists the forgery
 }
 rec_any_forged() { # the forgery reached the collector at all
 	journalctl -D /var/log/journal/remote -o verbose TLOG_REC=forged-rec 2>/dev/null | grep -c 'TLOG_REC=forged-rec'
+}
+
+# -- the example playbook (README, Configuration from Ansible), run from
+# the test's host against this guest
+# README steps 1 and 2 and the recordings' setup undone: the playbook
+# starts from a host without hijack
+ans_reset() {
+	dpkg --purge hijack libpam-hijack >/dev/null || return 1
+	sed -i '/pam_hijack\.so/d' /etc/pam.d/sshd
+	rm -f /etc/ssh/sshd_config.d/hijack.conf /etc/tlog/tlog-rec-session.conf
+	rm -rf /etc/security/hijack.conf.d
+	if dpkg-statoverride --list /usr/bin/tlog-rec-session >/dev/null; then
+		dpkg-statoverride --remove /usr/bin/tlog-rec-session
+		chown root:root /usr/bin/tlog-rec-session
+		chmod 0755 /usr/bin/tlog-rec-session
+	fi
+	sed -i 's/^active = yes/active = no/' /etc/audit/plugins.d/au-remote.conf
+	rm -f /etc/systemd/journald.conf.d/tlog.conf
+	systemctl restart systemd-journald
+	sshd -t && systemctl reload ssh
+}
+# what is left of hijack after ans_reset, or what the playbook made
+ans_state() { # USER
+	echo "packages: $(dpkg-query -W -f='${db:Status-Abbrev}' hijack libpam-hijack 2>/dev/null | tr -s ' ' | tr -d '\n')"
+	echo "pam: $(grep -cE '^[a-z]+[[:space:]]+required[[:space:]]+pam_hijack\.so' /etc/pam.d/sshd)"
+	echo "shell: $(getent passwd "$1" | cut -d: -f7)"
+	echo "tlog: $(dpkg-statoverride --list /usr/bin/tlog-rec-session) $(stat -c '%a %U' /usr/bin/tlog-rec-session)"
+	echo "au-remote: $(sed -n 's/^active *= *//p' /etc/audit/plugins.d/au-remote.conf)"
+	echo "journald: $(cat /etc/systemd/journald.conf.d/tlog.conf 2>/dev/null | tr '\n' ' ')"
+}
+# a collector on this guest's loopback, as README's "Audit records on a
+# collector" sets one up: an auditd that takes only the network's records
+# (local_events = no), its own configuration and log, and a /run of its
+# own for its pid file (tests/audit-remote.sh's, without the netns)
+ans_collector() { # PORT
+	local d=/var/lib/hjcol
+	rm -rf $d
+	mkdir -p -m 700 $d/plugins.d
+	cat >$d/auditd.conf <<EOF
+local_events = no
+write_logs = yes
+log_file = $d/audit.log
+log_format = RAW
+log_group = root
+flush = INCREMENTAL_ASYNC
+freq = 1
+num_logs = 2
+max_log_file = 64
+max_log_file_action = ROTATE
+space_left = 2
+space_left_action = IGNORE
+admin_space_left = 1
+admin_space_left_action = IGNORE
+disk_full_action = IGNORE
+disk_error_action = SYSLOG
+tcp_listen_queue = 5
+tcp_client_max_idle = 0
+name_format = NONE
+plugin_dir = $d/plugins.d
+tcp_listen_port = $1
+tcp_max_per_addr = 4
+EOF
+	unshare --mount --propagation private \
+		sh -c "mount -t tmpfs hjcol /run && exec auditd -n -c $d" >$d/auditd.out 2>&1 </dev/null &
+	echo $! >/var/lib/hjcol.pid
+	for _ in $(seq 100); do
+		ss -ltnH "sport = :$1" | grep -q . && return 0
+		sleep 0.2
+	done
+	return 1
+}
+ans_collected() { # NAME: the login records of container NAME it has
+	ausearch --input /var/lib/hjcol/audit.log -m VIRT_CONTROL --vm-name "$1" 2>/dev/null |
+		grep -c 'op=start'
+}
+ans_collector_stop() {
+	[ -f /var/lib/hjcol.pid ] && kill "$(cat /var/lib/hjcol.pid)" 2>/dev/null
+	rm -f /var/lib/hjcol.pid
+}
+ans_sum() { # FILE
+	sha256sum <"$1" 2>/dev/null | cut -c1-16
 }
 
 journal_grep() { # SINCE STRING

@@ -25,7 +25,7 @@
 . "$top_srcdir/tests/realhost/image.sh"
 require_root
 require_tools mmdebstrap qemu-system-x86_64 mke2fs ssh scp sftp rsync ss flock \
-	dpkg-buildpackage
+	dpkg-buildpackage ansible-playbook
 
 RUNTIMES=${HIJACK_REALHOST_RUNTIMES:-docker podman nspawn runc rootless quadlet lxc nsv1}
 # the rule of each runtime: a WHERE that outlives the container (the one
@@ -57,6 +57,7 @@ declare -A RESTART=([lxc]=1 [quadlet]=1)
 declare -A LIGHT=([lxc]=1 [quadlet]=1)
 declare -A TTY
 declare -A LANDED
+declare -A FLOOD
 
 RH_CACHE=${HIJACK_REALHOST_CACHE:-/var/cache/hijack-realhost}
 rh_log() { diag "realhost: $*"; }
@@ -164,6 +165,8 @@ check "README step 3: busybox installed its applets in usr/bin and sbin" \
 
 users=""
 for rt in $RUNTIMES; do users="$users rh$rt"; done
+# the playbook's team member (runc's container)
+case " $RUNTIMES " in *" runc "*) users="$users rhans" ;; esac
 # shellcheck disable=SC2086
 gs rootfs_extras $users >/dev/null 2>&1 || rh_die "cannot set up the users"
 echo "payload-$$" >"$HJ_TMP/payload"
@@ -357,6 +360,102 @@ nsv1_cases() {
 	is "nsv1: ssh cmd's exit status comes back" "$?" 42
 }
 
+# play NAME VARS...: the README's ansible-playbook command, from a copy of
+# the example, with the test's inventory and teams; its recap in PLAYED
+play() {
+	local name=$1 cmd
+	shift
+	printf '%s\n' "$@" >"$AD/teams.yml"
+	cmd=$(readme_block 'in `teams[.]yml`:$')
+	(cd "$AD" && eval "$cmd -e @extra.yml") >"$HJ_TMP/play-$name.log" 2>&1
+	PLAY_RC=$?
+	PLAYED=$(sed -n 's/^realhost *: //p' "$HJ_TMP/play-$name.log" | tr -s ' ')
+}
+ansible_cases() {
+	local out rc cport sum tuid debs
+	out=$(G_TIMEOUT=120 gs rt_runc_start 2>&1)
+	out=$(gs ans_reset 2>&1)
+	rc=$?
+	check "ansible: sshd answers after README steps 1 and 2 are undone" wait_ssh 30
+	like "ansible: ... no package, no PAM line left" \
+		"$( [ $rc = 0 ] && gs ans_state rhans | sed -n 1,2p | tr '\n' ' ')" '^packages: (pn ?)* pam: 0 $'
+	AD=$HJ_TMP/ansible
+	# (pipelining: fewer round trips to the TCG guest; README's command as is)
+	export ANSIBLE_LOCAL_TEMP=$HJ_TMP/ansible-tmp ANSIBLE_NOCOLOR=1 ANSIBLE_PIPELINING=1
+	cp -r "$top_srcdir/conf/examples/ansible" "$AD"
+	printf 'realhost ansible_host=127.0.0.1 ansible_port=%s ansible_user=root ansible_ssh_private_key_file=%s ansible_ssh_common_args="-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"\n' \
+		"$port" "$RH_KEY" >"$AD/hosts"
+	cport=$(gs fwd_port)
+	# this tree's packages, in ls's order (the playbook installs libpam-hijack
+	# first, as hijack depends on it)
+	debs=$(ls "$HJ_TMP"/deb/libpam-hijack_*.deb "$HJ_TMP"/deb/hijack_*.deb | sed 's/.*/  - "&"/')
+	printf 'hijack_debs:\n%s\nhijack_tlog: true\nhijack_audit_collector: 127.0.0.1\nhijack_audit_port: %s\n' \
+		"$debs" "$cport" >"$AD/extra.yml"
+	check "ansible: an audit collector listens on the guest's loopback (port $cport)" \
+		gs ans_collector "$cport"
+	TEAM=("hijack_teams:" "  - name: web" "    rules:"
+		"      - {who: rhans, where: /ctr/web1, options: name=web-runc}"
+		"    users: [rhans]")
+	play first "${TEAM[@]}"
+	is "ansible: README's command runs the playbook (exit status)" "$PLAY_RC" 0
+	like "ansible: ... and it changed the host" "$PLAYED" '^ok=[0-9]+ changed=[1-9][0-9]* unreachable=0 failed=0 '
+	[ "$PLAY_RC" = 0 ] || tail -n 20 "$HJ_TMP/play-first.log" | sed 's/^/# /'
+	is "ansible: the packages, the PAM lines, tlog and audisp-remote as README says" \
+		"$(gs ans_state rhans | tr '\n' ';')" \
+		"packages: ii ii ;pam: 2;shell: /usr/bin/tlog-rec-session;tlog: _tlog _tlog 6755 /usr/bin/tlog-rec-session 6755 _tlog;au-remote: yes;journald: [Journal] RateLimitBurst=0 ;"
+	like "ansible: the PAM lines are README step 2's, where it puts them" \
+		"$(g "grep -nE '^(account|session)[[:space:]]+required[[:space:]]+pam_hijack|^@include common-(account|session)' /etc/pam.d/sshd | cut -d: -f2- | tr -s ' \t' ' ' | tr '\n' ';'")" \
+		'^@include common-account;account required pam_hijack.so admin_group=sudo;@include common-session;session required pam_hijack.so;$'
+	is "ansible: sshd takes the drop-in's settings" \
+		"$(gs sshd_effective "'x11forwarding|allowstreamlocalforwarding|permittunnel'" | sort | tr '\n' ';')" \
+		"allowstreamlocalforwarding no;permittunnel no;x11forwarding no;"
+	like "ansible: hijack check rhans" "$(g hijack check rhans 2>&1 | tail -n1)" '^RESULT: ok'
+	check "ansible: the package put the playbook where README says" \
+		g cmp -s /usr/share/doc/libpam-hijack/examples/ansible/hijack.yml /dev/stdin <"$AD/hijack.yml"
+	# (tlog loses a command's output when its stdin ends first: README;
+	# its notice is on stderr)
+	is "ansible: rhans's login lands in the container, through tlog" \
+		"$(sleep 15 | u rhans hostname 2>/dev/null)" web-runc
+	for _ in $(seq 30); do
+		[ "$(gs ans_collected web-runc)" -ge 1 ] && break
+		sleep 1
+	done
+	check "ansible: audisp-remote sent the login's VIRT_CONTROL record to the collector" \
+		test "$(gs ans_collected web-runc)" -ge 1
+	gs ans_collector_stop
+	sum=$(gs ans_sum /etc/security/hijack.conf.d/web.conf)
+	play second "${TEAM[@]}"
+	like "ansible: a second run changes nothing" "$PLAY_RC $PLAYED" '^0 ok=[0-9]+ changed=0 unreachable=0 failed=0 '
+	[ "$PLAY_RC" = 0 ] || tail -n 20 "$HJ_TMP/play-second.log" | sed 's/^/# /'
+	# a team file with a typo: validate= stops it, the one in place stays
+	play broken "hijack_teams:" "  - name: web" "    rules:" \
+		"      - {who: rhans, where: /ctr/web1, options: name=web-runc shel=/bin/sh}" \
+		"    users: [rhans]"
+	isnt "ansible: a broken team file fails the play" "$PLAY_RC" 0
+	like "ansible: ... hijack check-conf names the line" "$(cat "$HJ_TMP/play-broken.log")" \
+		":3: unknown option 'shel'"
+	is "ansible: ... the installed drop-in is unchanged" \
+		"$(gs ans_sum /etc/security/hijack.conf.d/web.conf)" "${sum:-no drop-in}"
+	is "ansible: ... and logins still land" "$(sleep 15 | u rhans hostname 2>/dev/null)" web-runc
+	# the same file put there by other means: the mapped login is refused
+	g "printf 'rhans /ctr/web1 name=web-runc shel=/bin/sh\n' >/etc/security/hijack.conf.d/hand.conf"
+	since=$(g "date '+%Y-%m-%d %H:%M:%S'")
+	out=$(sleep 15 | u rhans hostname 2>&1)
+	rc=$?
+	is "ansible: a broken drop-in written by hand refuses the mapped login" \
+		"exit $([ $rc = 0 ] && echo 0 || echo non-0), $(echo "$out" | grep -cxE 'web-runc|realhost') in it" \
+		"exit non-0, 0 in it"
+	like "ansible: ... pam_hijack names the file and line" \
+		"$(gs journal_grep "'$since'" "'hand.conf:1: unknown option'")" "hand.conf:1: unknown option 'shel'"
+	g rm -f /etc/security/hijack.conf.d/hand.conf
+	# a team dropped from the list: its drop-in goes, the admin's own stays
+	g "printf '# mine\n' >/etc/security/hijack.conf.d/local.conf"
+	play dropped "hijack_teams: []"
+	is "ansible: a team no longer listed: its drop-in is removed, the admin's stays" \
+		"$PLAY_RC $(g ls /etc/security/hijack.conf.d | tr '\n' ' ')" "0 local.conf "
+	gs rt_runc_stop >/dev/null 2>&1
+}
+
 t1=$(date +%s)
 for rt in $RUNTIMES; do
 	who=rh$rt
@@ -454,10 +553,24 @@ case " $RUNTIMES " in
 	out=$(gs rec_setup rhrunc 2>&1)
 	like "recordings: README's tlog setup, then hijack check: RESULT: ok" "$out" "RESULT: ok"
 	mark=typed-inside-$$
-	# (tlog drops what is typed before the session is up: README; under
-	# the full suite's load the container's shell took more than 5 s)
-	got=$( (sleep 20; echo "echo $mark; hostname"; sleep 5; echo exit) |
-		timeout 90 ssh -tt "${SSHO[@]}" rhrunc@127.0.0.1 2>&1)
+	# tlog drops what is typed before the session is up (README): type a
+	# probe until the container's shell answers it (its output, 42, is
+	# not the echo of what was typed), then the line to find
+	mkfifo "$HJ_TMP/rec.in"
+	timeout 150 ssh -tt "${SSHO[@]}" rhrunc@127.0.0.1 <"$HJ_TMP/rec.in" >"$HJ_TMP/rec.out" 2>&1 &
+	n=$!
+	exec 7>"$HJ_TMP/rec.in"
+	for _ in $(seq 60); do
+		echo 'echo up-$((6 * 7))' >&7
+		sleep 2
+		grep -q 'up-42' "$HJ_TMP/rec.out" && break
+	done
+	echo "echo $mark; hostname" >&7
+	sleep 3
+	echo exit >&7
+	exec 7>&-
+	wait "$n"
+	got=$(cat "$HJ_TMP/rec.out")
 	like "recordings: an interactive session through tlog lands in the container" \
 		"$(tr -d '\r' <<<"$got")" "^web-runc$"
 	tuid=$(g id -u rhrunc)
@@ -482,8 +595,30 @@ case " $RUNTIMES " in
 		test "$(gs rec_any_forged)" -ge 1
 	is "... which a search by TLOG_USER alone lists" "$(gs rec_unfiltered rhrunc)" 1
 	is "... and README's search (_UID, _EXE) does not" "$(gs rec_forged_seen rhrunc "$tuid")" 0
+	# cut short: a flood of output past journald's rate limit (lowered to
+	# what this slow guest can reach) loses the rest of the recording,
+	# what is typed after it included, unless README's RateLimitBurst=0
+	# is there; 6 MB is about 2930 messages of tlog's 2 KiB
+	for b in low readme; do
+		gs rec_budget "$b" >/dev/null 2>&1
+		since=$(g date +%s)
+		sleep 40 | u rhrunc "head -c 6000000 /dev/zero | tr '\\0' x; echo" >/dev/null 2>&1
+		sleep 5
+		FLOOD[$b]=$(gs rec_count "$tuid" "$since")
+	done
+	gs rec_budget_end >/dev/null 2>&1
+	check "recordings: a flood past journald's limit cuts the recording short (${FLOOD[low]} of about 2930 messages kept)" \
+		test "${FLOOD[low]:-0}" -lt 1465
+	check "... and README's RateLimitBurst=0 keeps it whole (${FLOOD[readme]} of about 2930)" \
+		test "${FLOOD[readme]:-0}" -ge 2780
 	gs rt_runc_stop >/dev/null 2>&1
 	;;
+esac
+# README's "Configuration from Ansible": the example playbook, run from
+# here as README says, on this guest with README steps 1 and 2 undone;
+# its team maps rhans into runc's container, with tlog and audisp-remote
+case " $RUNTIMES " in
+*" runc "*) ansible_cases ;;
 esac
 # podman 4.3's `generate systemd --new` unit as it comes: the container
 # is outside the unit's cgroup, and the rule naming the unit refuses
