@@ -37,28 +37,7 @@ hj_conf_take
 "$U" useradd "$u" -M -N -g users -s "$HS" >/dev/null || bail_out "useradd failed"
 HJ_CLEANUP+=("'$U' del $u >/dev/null 2>&1")
 mkdir -p "$D/col" "$D/host/plugins.d"
-cat > "$D/col/auditd.conf" <<EOF
-local_events = no
-write_logs = yes
-log_file = $D/col/audit.log
-log_format = RAW
-log_group = root
-flush = INCREMENTAL_ASYNC
-freq = 1
-num_logs = 2
-max_log_file = 64
-max_log_file_action = ROTATE
-space_left = 2
-space_left_action = IGNORE
-admin_space_left = 1
-admin_space_left_action = IGNORE
-disk_full_action = IGNORE
-disk_error_action = SYSLOG
-tcp_listen_queue = 5
-tcp_client_max_idle = 0
-name_format = NONE
-plugin_dir = $D/col/plugins.d
-EOF
+sed "s|@DIR@|$D/col|g" "$top_srcdir/tests/audit-collector.conf" > "$D/col/auditd.conf"
 mkdir -p "$D/col/plugins.d"
 # README's collector settings
 readme_block 'collects\):$' > "$D/col/readme.conf"

@@ -148,7 +148,7 @@ EXTRA_DIST += tests/directory.sh
 # audit shipped to a collector: audisp-remote to a second auditd in a
 # network namespace of the test's own
 TESTS += tests/audit-remote.sh
-EXTRA_DIST += tests/audit-remote.sh
+EXTRA_DIST += tests/audit-remote.sh tests/audit-collector.conf
 
 # logins while the container is restarted in a loop
 TESTS += tests/restart-race.sh

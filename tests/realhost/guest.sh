@@ -608,30 +608,8 @@ ans_collector() { # PORT
 	local d=/var/lib/hjcol
 	rm -rf $d
 	mkdir -p -m 700 $d/plugins.d
-	cat >$d/auditd.conf <<EOF
-local_events = no
-write_logs = yes
-log_file = $d/audit.log
-log_format = RAW
-log_group = root
-flush = INCREMENTAL_ASYNC
-freq = 1
-num_logs = 2
-max_log_file = 64
-max_log_file_action = ROTATE
-space_left = 2
-space_left_action = IGNORE
-admin_space_left = 1
-admin_space_left_action = IGNORE
-disk_full_action = IGNORE
-disk_error_action = SYSLOG
-tcp_listen_queue = 5
-tcp_client_max_idle = 0
-name_format = NONE
-plugin_dir = $d/plugins.d
-tcp_listen_port = $1
-tcp_max_per_addr = 4
-EOF
+	sed "s|@DIR@|$d|g" /root/audit-collector.conf >$d/auditd.conf
+	printf 'tcp_listen_port = %s\ntcp_max_per_addr = 4\n' "$1" >>$d/auditd.conf
 	unshare --mount --propagation private \
 		sh -c "mount -t tmpfs hjcol /run && exec auditd -n -c $d" >$d/auditd.out 2>&1 </dev/null &
 	echo $! >/var/lib/hjcol.pid

@@ -99,6 +99,15 @@ SSHO=(-p "$port" -i "$RH_KEY" -o StrictHostKeyChecking=no
 g() { timeout "${G_TIMEOUT:-300}" ssh "${SSHO[@]}" root@127.0.0.1 "$@"; }
 gs() { g bash /root/guest.sh "$@"; } # a step of guest.sh
 u() { local who=$1; shift; timeout 120 ssh "${SSHO[@]}" "$who@127.0.0.1" "$@"; }
+# wait_some SECONDS STEP ARGS...: until guest.sh STEP counts at least one
+wait_some() {
+	local i
+	for i in $(seq "$1"); do
+		[ "$(gs "${@:2}" 2>/dev/null)" -ge 1 ] 2>/dev/null && return 0
+		sleep 1
+	done
+	return 1
+}
 # wait_ssh TRIES: until the guest's sshd answers (boot, reload)
 wait_ssh() {
 	local i
@@ -132,7 +141,8 @@ g mkdir -p /root/debs
 # shellcheck disable=SC2086
 scp -q "${SSHO[@]/#-p/-P}" $debs root@127.0.0.1:/root/debs/ &&
 	scp -q "${SSHO[@]/#-p/-P}" "$top_srcdir/README.md" "$top_srcdir/tests/realhost/guest.sh" \
-		root@127.0.0.1:/root/ || rh_die "cannot copy into the guest"
+		"$top_srcdir/tests/audit-collector.conf" root@127.0.0.1:/root/ ||
+	rh_die "cannot copy into the guest"
 
 # -- README steps 1-3, literally
 out=$(gs step1_install 2>&1)
@@ -416,12 +426,8 @@ ansible_cases() {
 	# its notice is on stderr)
 	is "ansible: rhans's login lands in the container, through tlog" \
 		"$(sleep 15 | u rhans hostname 2>/dev/null)" web-runc
-	for _ in $(seq 30); do
-		[ "$(gs ans_collected web-runc)" -ge 1 ] && break
-		sleep 1
-	done
 	check "ansible: audisp-remote sent the login's VIRT_CONTROL record to the collector" \
-		test "$(gs ans_collected web-runc)" -ge 1
+		wait_some 30 ans_collected web-runc
 	gs ans_collector_stop
 	sum=$(gs ans_sum /etc/security/hijack.conf.d/web.conf)
 	play second "${TEAM[@]}"
@@ -587,12 +593,8 @@ case " $RUNTIMES " in
 	play=$(gs rec_play rhrunc "${id:-none}" "$tuid" 2>&1)
 	like "recordings: tlog-play on the collector replays it: the container's hostname" "$play" "web-runc"
 	like "... and what was typed" "$play" "$mark"
-	for _ in $(seq 30); do
-		[ "$(gs rec_any_forged)" -ge 1 ] && break
-		sleep 1
-	done
 	check "recordings: another user's forged entry reached the collector too" \
-		test "$(gs rec_any_forged)" -ge 1
+		wait_some 30 rec_any_forged
 	is "... which a search by TLOG_USER alone lists" "$(gs rec_unfiltered rhrunc)" 1
 	is "... and README's search (_UID, _EXE) does not" "$(gs rec_forged_seen rhrunc "$tuid")" 0
 	# cut short: a flood of output past journald's rate limit (lowered to
