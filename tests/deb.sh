@@ -27,13 +27,16 @@ is "no other package was built (besides -dbgsym)" "$n" 2
 files() { dpkg-deb -c "$1" | awk '$1 !~ /^d/ { print $6 }' | sort; }
 cp_=$(files "$pam")
 cg=$(files "$prog")
-is "libpam-hijack holds the module, hijack.conf, their man pages, the pam-auth-update profile" \
+is "libpam-hijack holds the module, hijack.conf, their man pages, the pam-auth-update profile, the examples" \
 	"$(printf '%s\n' "$cp_" | tr '\n' ' ')" \
 	"$(printf '%s\n' ./etc/security/hijack.conf \
 		"./lib/$multiarch/security/pam_hijack.so" \
 		./usr/share/doc/libpam-hijack/README.md.gz \
 		./usr/share/doc/libpam-hijack/changelog.gz \
 		./usr/share/doc/libpam-hijack/copyright \
+		./usr/share/doc/libpam-hijack/examples/ansible/hijack.yml \
+		./usr/share/doc/libpam-hijack/examples/ansible/team.conf.j2 \
+		./usr/share/doc/libpam-hijack/examples/ansible/teams.yml \
 		./usr/share/doc/libpam-hijack/examples/runtimes.conf \
 		./usr/share/lintian/overrides/libpam-hijack \
 		./usr/share/man/man5/hijack.conf.5.gz \
