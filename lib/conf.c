@@ -774,14 +774,15 @@ out:
 }
 
 /*
- * A parser that matches @w (NULL: nobody, the files are only checked) and
- * expands its rule into @m.
+ * A parser that matches @w (NULL: nobody, the files are only checked, and
+ * @m may be NULL) and expands its rule into @m.
  */
 static int parser_init(struct parser *p, const struct login_user *w,
 		       struct hj_mapping *m, struct hj_conf_error *err)
 {
 	memset(p, 0, sizeof(*p));
-	memset(m, 0, sizeof(*m));
+	if (m)
+		memset(m, 0, sizeof(*m));
 	p->name = "hijack.conf";
 	p->err = err;
 	p->who = w;
@@ -806,7 +807,7 @@ static int parser_done(struct parser *p, int e)
 		if (p->err)
 			*p->err = p->match_errinfo;
 	}
-	if (e)
+	if (e && p->m)
 		memset(p->m, 0, sizeof(*p->m));
 	return e;
 }
@@ -1088,18 +1089,13 @@ static int load_match(const char *path, const struct login_user *w,
 
 int hj_conf_check_file(const char *path, struct hj_conf_error *err)
 {
-	struct hj_mapping *m;
 	struct parser p;
 	int e;
 
-	m = malloc(sizeof(*m));
-	if (!m)
-		return fail(err, path, 0, -ENOMEM, "out of memory");
-	e = parser_init(&p, NULL, m, err);
-	if (!e)
-		e = parser_done(&p, read_file(&p, AT_FDCWD, path, path));
-	free(m);
-	return e;
+	e = parser_init(&p, NULL, NULL, err);
+	if (e)
+		return e;
+	return parser_done(&p, read_file(&p, AT_FDCWD, path, path));
 }
 
 int hj_conf_load_match(const char *path, const char *user, uid_t uid, gid_t gid,
