@@ -12,6 +12,9 @@
 # Every option the fragments ask for must survive olddefconfig: =y,
 # strings and numbers as written, =n and "is not set" as not set.  The
 # last fragment to set an option wins, as in merge_config.sh.
+# The kernel the series is for: Debian's linux-source-$KVER package.
+KVER=6.12
+
 kbuild_bzimage() {
 	local tree=$1 b=$2 label=$3 jobs=$4 stamp=$5 opt u s
 	shift 5

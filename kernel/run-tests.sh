@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Build Debian's linux-source-6.1 with the hijack() series in patches/,
+# Build Debian's linux-source-6.12 (6.12 LTS) with the hijack() series in patches/,
 # boot it under QEMU (TCG) with an initramfs of busybox and the tests in
 # tests/*.c, and report the guest's results.
 #
@@ -35,16 +35,20 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# kbuild_bzimage(), kboot() and KVER; die() and log() come below
+# shellcheck source=SCRIPTDIR/kbuild.sh
+. "$HERE/kbuild.sh"
 CACHE=${HIJACK_KERNEL_CACHE:-/var/cache/hijack-kernel}
 JOBS=${HIJACK_KERNEL_JOBS:-2}
-TARBALL=/usr/src/linux-source-6.1.tar.xz
-PKGS="qemu-system-x86 linux-source-6.1 busybox-static build-essential bc
+TARBALL=/usr/src/linux-source-$KVER.tar.xz
+PKGS="qemu-system-x86 linux-source-$KVER busybox-static build-essential bc
 flex bison libelf-dev libssl-dev cpio xz-utils gzip patch perl apparmor"
 # The guest has no apparmor_parser: its policy is compiled on the host
 # for this feature set, apparmor 3.0.8's default.  It is a subset of what
-# the guest's /sys/kernel/security/apparmor/features shows (the guest
-# adds policy v9, network_v8's mctp and tcp-fast-open; no unix or userns
-# mediation in either), so the guest loads the policy as is.
+# the guest's /sys/kernel/security/apparmor/features shows (6.12 adds,
+# among others, userns and io_uring mediation, which the profile does not
+# use), so the guest loads the policy as is: the AppArmor tests of
+# hijack-cli-guest.sh fail if it does not.
 AA_FEATURES=/usr/share/apparmor-features/features
 
 usage() {
@@ -59,9 +63,6 @@ die() {
 log() {
 	echo "run-tests.sh: $*" >&2
 }
-
-# shellcheck source=SCRIPTDIR/kbuild.sh
-. "$HERE/kbuild.sh"
 
 modes=()
 upstream=0
@@ -142,7 +143,7 @@ unpack_source() {
 
 # Reverse the applied patches, if any: the tree is the tarball's again.
 revert_series() {
-	local src=$CACHE/src tree=$CACHE/src/linux-source-6.1 p
+	local src=$CACHE/src tree=$CACHE/src/linux-source-$KVER p
 
 	[ -d "$src/applied" ] || return 0
 	log "reverting the applied series"
@@ -171,7 +172,7 @@ touched_files() {
 # directories were last built from; after build_unpatched() reverted it
 # there is nothing to keep.
 apply_series() {
-	local src=$CACHE/src tree=$CACHE/src/linux-source-6.1 p f
+	local src=$CACHE/src tree=$CACHE/src/linux-source-$KVER p f
 	local keep=$CACHE/kept-times
 
 	if [ -f "$src/.series-hash" ] && [ -d "$src/applied" ] &&
@@ -221,7 +222,7 @@ build_unpatched() {
 
 # Configure and build bzImage for a mode, unless nothing changed.
 build_kernel() {
-	local mode=$1 tree=$CACHE/src/linux-source-6.1
+	local mode=$1 tree=$CACHE/src/linux-source-$KVER
 	local b=$CACHE/build-$mode frags stamp
 
 	frags=("$HERE/config/hijack.config")
@@ -236,7 +237,7 @@ build_kernel() {
 
 # Every patch must be clean for scripts/checkpatch.pl --no-tree --strict.
 run_checkpatch() {
-	local tree=$CACHE/src/linux-source-6.1 p bad=0 n=0
+	local tree=$CACHE/src/linux-source-$KVER p bad=0 n=0
 
 	for p in "$SERIES"/*.patch; do
 		n=$((n + 1))
@@ -288,15 +289,20 @@ build_tests() {
 }
 
 # tools/testing/selftests/hijack from the patched tree (patch 0006),
-# static, run in the guest by tests/kselftest-guest.sh.
+# static, against the headers the patched tree exports (struct
+# hijack_args, __NR_hijack), run in the guest by tests/kselftest-guest.sh.
 build_kselftest() {
-	local st=$CACHE/src/linux-source-6.1/tools/testing/selftests/hijack
+	local tree=$CACHE/src/linux-source-$KVER hdr=$CACHE/kselftest-headers
+	local st=$tree/tools/testing/selftests/hijack
 
-	rm -rf "$CACHE/kselftest"
+	rm -rf "$CACHE/kselftest" "$hdr"
 	[ -d "$st" ] || return 0
-	mkdir -p "$CACHE/kselftest"
+	mkdir -p "$CACHE/kselftest" "$hdr"
+	make -C "$tree" O="$hdr" -s headers >/dev/null ||
+		die "cannot export the patched tree's headers"
 	make -s -C "$st" OUTPUT="$CACHE/kselftest" USERLDFLAGS=-static \
-		USERCFLAGS=-Werror >/dev/null || die "cannot build $st"
+		USERCFLAGS=-Werror KHDR_INCLUDES="-isystem $hdr/usr/include" \
+		>/dev/null || die "cannot build $st"
 	cp "$HERE/tests/kselftest-guest.sh" "$CACHE/tests/kselftest-hijack"
 	chmod 755 "$CACHE/tests/kselftest-hijack"
 }

@@ -38,10 +38,13 @@ set -euo pipefail
 export LC_ALL=C
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# kbuild_bzimage(), kboot() and KVER; die() and log() come below
+# shellcheck source=SCRIPTDIR/kbuild.sh
+. "$HERE/kbuild.sh"
 PCACHE=${HIJACK_KERNEL_CACHE:-/var/cache/hijack-kernel}
 UCACHE=${HIJACK_UNPATCHED_CACHE:-$PCACHE/unpatched}
 JOBS=${HIJACK_KERNEL_JOBS:-2}
-TREE=$PCACHE/src/linux-source-6.1
+TREE=$PCACHE/src/linux-source-$KVER
 # shared with the patched normal kernel (run-tests.sh's build_kernel)
 BUILD=$PCACHE/build-normal
 # Shell tests need bash, which the busybox guest lacks:
@@ -65,9 +68,6 @@ die() {
 log() {
 	echo "upstream-selftests.sh: $*" >&2
 }
-
-# shellcheck source=SCRIPTDIR/kbuild.sh
-. "$HERE/kbuild.sh"
 
 mode=run
 case "${1:-}" in
@@ -123,13 +123,13 @@ build_unpatched() {
 }
 
 # Same configuration: the two .config files may differ only in
-# CONFIG_HIJACK.
+# CONFIG_HIJACK and HAVE_ARCH_HIJACK, which the series adds.
 compare_configs() {
 	local d
 
 	d=$(diff <(grep '^CONFIG_' "$UCACHE/config" | sort) \
 		<(grep '^CONFIG_' "$UCACHE/patched.config" | sort) |
-		grep '^[<>]' | grep -v 'CONFIG_HIJACK=' || true)
+		grep '^[<>]' | grep -v 'CONFIG_HIJACK=\|CONFIG_HAVE_ARCH_HIJACK=' || true)
 	[ -z "$d" ] || die "configurations differ beyond CONFIG_HIJACK: $d"
 }
 

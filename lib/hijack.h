@@ -89,7 +89,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-/* Values of the syscall's 'which' argument (kernel/ uses the same). */
+/* Values of hijack_args.target_kind, HIJACK_* in kernel/'s series. */
 #define HJ_WHICH_PID 1
 #define HJ_WHICH_CGROUP 2
 #define HJ_WHICH_PIDFD 3

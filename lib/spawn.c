@@ -7,8 +7,9 @@
  * namespace is entered), controlling terminal and parent, as sys_hijack
  * does.
  *
- * Native backend: sys_hijack(SIGCHLD, HJ_WHICH_PIDFD, pidfd) where the
- * kernel advertises its number in /proc/sys/kernel/hijack_syscall_nr.
+ * Native backend: hijack() with a struct hijack_args naming the pidfd,
+ * where the kernel carries the series in kernel/ (probed, see
+ * hj_native_syscall_nr()).
  *
  * Stock backend, three steps so that the caller itself never changes:
  *
@@ -31,6 +32,7 @@
 #include <linux/sched.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,9 +49,34 @@
 #define CLONE_INTO_CGROUP 0x200000000ULL
 #endif
 
-/* The x86_64 range the kernel port may use (see kernel/README.md). */
-#define NATIVE_NR_MIN 335
-#define NATIVE_NR_MAX 423
+/*
+ * The kernel series (kernel/) gives hijack() 463, the first number free
+ * in Linux 6.12's tables: x86_64's (common, so x32's with its bit),
+ * i386's and the generic table of arm64, riscv, loongarch and the rest.
+ * No released kernel has the call there, so the number alone proves
+ * nothing: Linux 6.13 gave 463 to setxattrat().
+ */
+#if defined(__NR_hijack)
+#define HJ_NR_HIJACK __NR_hijack
+#elif defined(__x86_64__) && defined(__ILP32__)
+#define HJ_NR_HIJACK (0x40000000 + 463) /* __X32_SYSCALL_BIT */
+#elif defined(__x86_64__) || defined(__i386__) || defined(__aarch64__) || \
+	defined(__riscv) || defined(__loongarch__)
+#define HJ_NR_HIJACK 463
+#endif
+
+/* struct hijack_args of <linux/hijack.h>, which no distribution ships */
+struct hj_hijack_args {
+	uint64_t flags;
+	uint64_t pidfd;
+	uint64_t exit_signal;
+	uint32_t target_kind;
+	int32_t target;
+};
+
+#define HJ_HIJACK_ARGS_SIZE_VER0 32
+_Static_assert(sizeof(struct hj_hijack_args) == HJ_HIJACK_ARGS_SIZE_VER0,
+	       "struct hijack_args is 32 bytes");
 
 struct report {
 	int err; /* 0 or a negative errno */
@@ -67,33 +94,33 @@ int hj_check_clone_flags(unsigned long clone_flags)
 }
 
 /*
- * The kernel port wires the call up on x86_64 only, at 400, a number in
- * the 387-423 gap that x86_64's table leaves to mirror the 32-bit time64
- * calls and never allocates.  Elsewhere the same number is another
- * call (on i386, 400 is msgsnd), so the native backend is x86_64-only
- * whatever /proc says.
+ * Whether the kernel carries hijack(): the number in hand (-ENOSYS if
+ * not).  Two calls that neither read memory nor create anything tell it
+ * apart from what else may sit at the number: a size below the first
+ * version is EINVAL, and one above a page is E2BIG, checked first, as
+ * clone3() does.  A kernel without the call says ENOSYS to both;
+ * setxattrat() on 6.13 and later, given these arguments, never says
+ * E2BIG (its size is its sixth argument, 0 here).  Asked once per
+ * process: the kernel does not change under it.
  */
-#if defined(__x86_64__) && !defined(__ILP32__)
+#ifdef HJ_NR_HIJACK
 int hj_native_syscall_nr(void)
 {
-	char buf[32];
-	size_t len;
-	long nr;
-	char *end;
-	int fd, r;
+	static int known; /* 0: not asked yet; else the answer */
+	struct hj_hijack_args args = { 0 };
+	int nr = -ENOSYS;
+	long page;
 
-	fd = open("/proc/sys/kernel/hijack_syscall_nr",
-		  O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return -ENOSYS;
-	r = hj_read_fd(fd, buf, sizeof(buf), &len);
-	close(fd);
-	if (r)
-		return -ENOSYS;
-	nr = strtol(buf, &end, 10);
-	if (end == buf || (*end && *end != '\n') || nr < NATIVE_NR_MIN ||
-	    nr > NATIVE_NR_MAX)
-		return -ENOSYS;
+	if (known)
+		return known;
+	page = sysconf(_SC_PAGESIZE);
+	if (page > 0 &&
+	    syscall(HJ_NR_HIJACK, NULL, (size_t)0, 0, 0, 0, 0) < 0 &&
+	    errno == EINVAL &&
+	    syscall(HJ_NR_HIJACK, &args, (size_t)page + 1, 0, 0, 0, 0) < 0 &&
+	    errno == E2BIG)
+		nr = HJ_NR_HIJACK;
+	known = nr;
 	return nr;
 }
 #else
@@ -465,14 +492,17 @@ static pid_t spawn_native(int nr, struct hj_target *t,
 {
 	struct report rep = { -EPIPE, 0 };
 	struct prep none = { .rootfd = -1, .cwdfd = -1, .v2fd = -1 };
+	struct hj_hijack_args args = { 0 };
 	struct hj_deadline dl;
 	int repp[2], status, r;
 	long pid;
 
 	if (pipe2(repp, O_CLOEXEC))
 		return -errno;
-	pid = syscall(nr, o->clone_flags & CSIGNAL, HJ_WHICH_PIDFD,
-		      (unsigned long)t->pidfd);
+	args.exit_signal = o->clone_flags & CSIGNAL;
+	args.target_kind = HJ_WHICH_PIDFD;
+	args.target = t->pidfd;
+	pid = syscall(nr, &args, sizeof(args));
 	if (pid < 0) {
 		rep.err = -errno;
 		close(repp[0]);

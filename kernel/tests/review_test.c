@@ -599,15 +599,9 @@ static void test_chroot(void)
 int main(void)
 {
 	struct timens_target t;
-	char buf[32];
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (read_file("/proc/sys/kernel/hijack_syscall_nr", buf,
-		      sizeof(buf)) < 0) {
-		report("review-syscall-nr", "%m");
+	if (hijack_init("review-syscall-nr") < 0)
 		return 1;
-	}
-	hijack_nr = atol(buf);
 	/* orphans started here (the time namespace target) come back to us */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 

@@ -147,7 +147,7 @@ static void hijack_loop(pid_t execer, int seconds, struct counts *c)
 			id = fd;
 			break;
 		}
-		ret = syscall(hijack_nr, SIGCHLD, which, id);
+		ret = hijack(SIGCHLD, which, id);
 		if (ret == 0)
 			_exit(child_inside());
 		if (fd >= 0)
@@ -175,19 +175,13 @@ int main(int argc, char **argv)
 	int seconds = env ? atoi(env) : 15;
 	pid_t execer, spawner, helpers[3], callers[2];
 	struct counts *c, sum = { 0 };
-	char buf[32];
 	int i;
 
 	if (argc > 1 && !strcmp(argv[1], "exec-loop"))
 		exec_loop(argv[0]);
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (read_file("/proc/sys/kernel/hijack_syscall_nr", buf,
-		      sizeof(buf)) < 0) {
-		report("stress-syscall-nr", "%m");
+	if (hijack_init("stress-syscall-nr") < 0)
 		return 1;
-	}
-	hijack_nr = atol(buf);
 
 	/* cpuset and memory controllers on, so their fork hooks run too */
 	write_file(CG "/cgroup.subtree_control", "+cpuset +memory");
