@@ -286,6 +286,24 @@ build_tests() {
 	cp "$HERE/tests/hijack-cli-guest.sh" "$out/zz-hijack-cli"
 	chmod 755 "$out/zz-hijack-cli"
 	build_kselftest
+	build_man_example
+}
+
+# The example program of man/hijack.2, as the page prints it, built
+# against the patched tree's headers (build_kselftest exported them):
+# hijack-cli-guest.sh runs it, so what the page shows is tested.
+build_man_example() {
+	local src=$CACHE/hijack-cli/hijack-example.c
+
+	sed -n '/^\.SH EXAMPLES/,/^\.SH SEE ALSO/{/^\.EX$/,/^\.EE$/p}' \
+		"$HERE/../man/hijack.2" |
+		sed '/^\.E[XE]$/d; s/^\\&$//; s/\\-/-/g; s/\\e/\\/g' |
+		sed "s/\\\\\[aq\\]/'/g" >"$src"
+	[ -s "$src" ] || die "no example program in man/hijack.2"
+	gcc -static -O2 -Wall -Wextra -Werror \
+		-isystem "$CACHE/kselftest-headers/usr/include" \
+		-o "$CACHE/hijack-cli/hijack-example" "$src" ||
+		die "cannot build man/hijack.2's example"
 }
 
 # tools/testing/selftests/hijack from the patched tree (patch 0006),
@@ -392,7 +410,8 @@ build_initramfs() {
 	cp /bin/busybox "$root/bin/busybox"
 	cp "$CACHE"/tests/* "$root/tests/"
 	cp "$CACHE/hijack-cli/hijack" "$CACHE/hijack-cli/hj-confined" \
-		"$CACHE/hijack-cli/hj-spawn-bench" "$root/bin/"
+		"$CACHE/hijack-cli/hj-spawn-bench" \
+		"$CACHE/hijack-cli/hijack-example" "$root/bin/"
 	[ ! -x "$CACHE/kselftest/hijack_test" ] ||
 		cp "$CACHE/kselftest/hijack_test" "$root/bin/hijack_selftest"
 	mkdir -p "$root/etc/apparmor"

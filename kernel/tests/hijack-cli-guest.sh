@@ -45,6 +45,17 @@ grep -q '^NSpid:.*[[:space:]]1$' /proc/$INIT/status ||
 hijack -v pid $INIT true 2>/tmp/v.auto
 grep -q "via native" /tmp/v.auto && pass cli-native-probed ||
 	fail cli-native-probed "$(cat /tmp/v.auto)"
+# man/hijack.2's example program, as the page prints it (run-tests.sh
+# builds it): it runs a command inside the process its first argument
+# names, prints the child's pid, and exits with the command's status.
+out=$(hijack-example $INIT hostname 2>&1)
+is man-example-hostname "$(echo "$out" | grep -v '^child PID: ')" clict
+echo "$out" | grep -q '^child PID: [1-9][0-9]*$' && pass man-example-pid ||
+	fail man-example-pid "$out"
+hijack-example $INIT sh -c 'exit 7' >/dev/null
+is man-example-exit-status $? 7
+is man-example-cgroups "$(hijack-example $INIT cat /proc/self/cgroup | grep -v '^child PID: ')" \
+	"$(cat /proc/$INIT/cgroup)"
 for b in native stock; do
 	out=$(hijack -v -b $b pid $INIT hostname 2>/tmp/v.$b)
 	is "cli-$b-pid-hostname" "$out" clict
