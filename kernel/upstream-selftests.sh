@@ -186,8 +186,11 @@ while read -r t p built; do
 	[ -z "$built" ] || continue
 	cd /selftests/$t
 	echo "SELFTEST-BEGIN $t/$p"
+	t0=$(cut -d. -f1 /proc/uptime)
 	timeout 120 ./$p
-	echo "SELFTEST-END $t/$p $?"
+	rc=$?
+	# the status, and the seconds it took (where a guest's time goes)
+	echo "SELFTEST-END $t/$p $rc $(($(cut -d. -f1 /proc/uptime) - t0))"
 	cd /
 done < /selftests/list
 echo UPSTREAM-GUEST-DONE
