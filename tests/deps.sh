@@ -7,6 +7,7 @@ busybox-static util-linux procps iproute2 openssh-server openssh-client
 rsync git curl auditd pamtester hyperfine tlog strace
 runc crun lxc podman conmon catatonit uidmap
 qemu-system-x86 linux-source-6.12 bc flex bison libelf-dev libssl-dev cpio kmod apparmor
+gcc-multilib
 clang-14 libclang-rt-14-dev llvm-14 valgrind cppcheck
 dpkg-dev debhelper fakeroot lintian libcap2-bin
 mmdebstrap e2fsprogs ansible-core"

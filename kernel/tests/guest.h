@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What the guest tests share: results, the system call, files, cgroups and
- * helper processes.  run-tests.sh builds each test file on its own
- * (gcc -static), so everything here is static inline.
+ * What the guest programs (bench_test.c, stress_test.c) share: results,
+ * the system call, files and cgroups.  run-tests.sh builds each on its
+ * own (gcc -static), so everything here is static inline.
  */
 #ifndef HIJACK_GUEST_H
 #define HIJACK_GUEST_H
@@ -36,7 +36,6 @@ struct hijack_args {
 
 #define CG_V1_PIDS "/sys/fs/cgroup/pids"
 #define CG_V2 "/sys/fs/cgroup/unified"
-#define UNPRIV_UID 1000
 
 static long hijack_nr = -1;
 static int passed, failed;
@@ -145,49 +144,6 @@ static inline void reap(pid_t pid)
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, __WALL);
 	}
-}
-
-/* A process that waits for SIGKILL. */
-static inline pid_t sleeper(void)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		for (;;)
-			pause();
-	}
-	return pid;
-}
-
-/* Drop to @uid (groups and gid too), staying ptrace-able by that uid. */
-static inline int become(uid_t uid)
-{
-	if (syscall(SYS_setgroups, 0, NULL) < 0 || setgid(uid) < 0 ||
-	    setuid(uid) < 0)
-		return -1;
-	return 0;
-}
-
-/*
- * hijack() and return 0 or the errno; the child exits with @child_fn's
- * value, which lands in *@child_status.
- */
-static inline int hijack_run(int which, unsigned long id,
-			     int (*child_fn)(void *), void *arg,
-			     int *child_status)
-{
-	long ret = hijack(SIGCHLD, which, id);
-	int status;
-
-	if (ret == 0)
-		_exit(child_fn ? child_fn(arg) : 0);
-	if (ret < 0)
-		return errno;
-	if (waitpid(ret, &status, 0) != ret)
-		return ECHILD;
-	if (child_status)
-		*child_status = status;
-	return 0;
 }
 
 #endif /* HIJACK_GUEST_H */
