@@ -322,25 +322,27 @@ build_kselftest() {
 		die "cannot export the patched tree's headers"
 	# installed as kselftest installs it: run_kselftest.sh, its runner,
 	# kselftest-list.txt and hijack/ (the program and its settings)
-	make -s -C "$st" TARGETS=hijack O="$CACHE/kselftest-build" \
-		INSTALL_PATH="$CACHE/kselftest" USERLDFLAGS=-static \
-		USERCFLAGS=-Werror KHDR_INCLUDES="-isystem $hdr/usr/include" \
-		install >"$CACHE/kselftest-build.log" 2>&1 ||
-		die "cannot build $st/hijack: $(tail -n 20 "$CACHE/kselftest-build.log")"
+	install_kselftest kselftest gcc
 	# and as an i386 program, which the debug kernel (IA32_EMULATION)
 	# runs too: the same number, 463, through the compat entry, and a
 	# test that assumes a 64-bit long fails to build or to pass
-	make -s -C "$st" TARGETS=hijack O="$CACHE/kselftest32-build" \
-		INSTALL_PATH="$CACHE/kselftest32" CC="gcc -m32" \
-		USERLDFLAGS=-static USERCFLAGS=-Werror \
-		KHDR_INCLUDES="-isystem $hdr/usr/include" install \
-		>"$CACHE/kselftest32-build.log" 2>&1 ||
-		die "cannot build $st/hijack for i386 (gcc -m32): $(tail -n 20 "$CACHE/kselftest32-build.log")"
-	[ -x "$CACHE/kselftest/hijack/hijack_test" ] &&
-		[ -x "$CACHE/kselftest32/hijack/hijack_test" ] ||
-		die "no hijack_test in the kselftest installs"
+	install_kselftest kselftest32 "gcc -m32"
 	cp "$HERE/tests/kselftest-guest.sh" "$CACHE/tests/kselftest-hijack"
 	chmod 755 "$CACHE/tests/kselftest-hijack"
+}
+
+# install_kselftest NAME CC: tools/testing/selftests/hijack built with CC
+# and installed in $CACHE/NAME (build_kselftest's tree and headers)
+install_kselftest() {
+	local log=$CACHE/$1-build.log
+
+	make -s -C "$st" TARGETS=hijack O="$CACHE/$1-build" \
+		INSTALL_PATH="$CACHE/$1" CC="$2" USERLDFLAGS=-static \
+		USERCFLAGS=-Werror KHDR_INCLUDES="-isystem $hdr/usr/include" \
+		install >"$log" 2>&1 ||
+		die "cannot build $st/hijack with $2: $(tail -n 20 "$log")"
+	[ -x "$CACHE/$1/hijack/hijack_test" ] ||
+		die "no hijack_test in $CACHE/$1"
 }
 
 write_init() {

@@ -17,15 +17,15 @@ fi
 [ -e /proc/sys/kernel/yama/ptrace_scope ] ||
 	echo "FAIL kselftest-yama: no Yama in the guest kernel"
 
-# run DIR LABEL: DIR's run_kselftest.sh, its output in the log, one
-# PASS/FAIL line a test of the program's own TAP (the runner's lines
-# carry it behind "# ", its own result line is "ok 1 selftests: ...")
 # The runner writes to /dev/stdout, udev's symlink on a normal system;
 # devtmpfs has none, and the lines would go to a file of that name.
 for f in stdin:0 stdout:1 stderr:2; do
 	[ -e /dev/${f%:*} ] || ln -s /proc/self/fd/${f#*:} /dev/${f%:*}
 done
 
+# run DIR LABEL: DIR's run_kselftest.sh, its output in the log, one
+# PASS/FAIL line a test of the program's own TAP (the runner's lines
+# carry it behind "# ", its own result line is "ok 1 selftests: ...")
 run() {
 	# appending: the runner reopens /dev/stdout (4>>"$logfile") for
 	# the program's lines, which would overwrite ours at the same offset
