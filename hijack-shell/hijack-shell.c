@@ -160,6 +160,20 @@ refuse(const struct session *s, const char *reason, const char *fmt, ...)
 }
 
 /*
+ * A failure after the container was found running: when its init has
+ * exited since, that is the reason to give (a restart), not the errno of
+ * whatever read of it came first.
+ */
+static void refuse_if_stopped(const struct session *s)
+{
+	if (hj_target_alive(&s->t))
+		refuse(s, "not-running",
+		       "container %s stopped while this login entered it "
+		       "(cgroup %s, pid %d exited)",
+		       s->m.name, s->m.cgroup, (int)s->t.pid);
+}
+
+/*
  * pam_hijack exports what it mapped the login to.  That is never a grant,
  * but it is a check: two accounts may share a uid, and then the PAM user
  * (by name) and ours (by uid) can differ.  Any difference refuses.
@@ -203,6 +217,8 @@ static void read_confinement(struct session *s)
 					  s->priv ? HJ_CONFINE_CACHED :
 						    HJ_CONFINE_FILTER_NNP);
 
+	if (r)
+		refuse_if_stopped(s);
 	if (r == -EOPNOTSUPP && s->conf.seccomp_mode == 1)
 		refuse(s, "confinement",
 		       "cannot enter container %s (pid %d): its init runs in "
@@ -245,6 +261,8 @@ static void resolve_ids(struct session *s)
 {
 	int r = hj_userns_of(&s->t, s->u.uid, s->u.gid, &s->ns);
 
+	if (r)
+		refuse_if_stopped(s);
 	if (r)
 		refuse(s, "target",
 		       "cannot read the user namespace of container %s (pid "
@@ -813,6 +831,8 @@ int main(int argc, char **argv)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		child(&s);
 	}
+	if (pid < 0)
+		refuse_if_stopped(&s);
 	/* the clone's EAGAIN: pids.max (hj_strerror() says so) */
 	if (pid == -EAGAIN)
 		refuse(&s, "pids",
