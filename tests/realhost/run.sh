@@ -465,6 +465,13 @@ ansible_cases() {
 }
 
 t1=$(date +%s)
+# part NAME: the time since the last part ended is NAME's (the time line)
+T_PART=()
+part_t=$t1
+part() {
+	T_PART+=("$1 $(($(date +%s) - part_t))s")
+	part_t=$(date +%s)
+}
 for rt in $RUNTIMES; do
 	who=rh$rt
 	trt=$(date +%s)
@@ -523,6 +530,7 @@ for rt in $RUNTIMES; do
 	like "$rt: ... pam_hijack says why" \
 		"$(gs journal_grep "'$since'" "'cannot enter container ${HOSTNAME_[$rt]} (cgroup'")" \
 		"refusing $who"
+	part "$rt"
 	diag "$rt: after removal ${WHERE[$rt]} $(gs where_left "${WHERE[$rt]}") ($(($(date +%s) - trt)) s)"
 done
 # a container whose /dev/pts is not a devpts (runc, a tmpfs there): the
@@ -551,6 +559,7 @@ case " $RUNTIMES " in
 	gs rt_nopts_stop >/dev/null 2>&1
 	;;
 esac
+part no-devpts
 # tlog as README's "Replaying a session" sets it up, writing to this
 # guest's journal, shipped as its "Recordings on a collector" says (the
 # collector on the guest too); a forged entry never passes for one
@@ -618,12 +627,14 @@ case " $RUNTIMES " in
 	gs rt_runc_stop >/dev/null 2>&1
 	;;
 esac
+part recordings
 # README's "Configuration from Ansible": the example playbook, run from
 # here as README says, on this guest with README steps 1 and 2 undone;
 # its team maps rhans into runc's container, with tlog and audisp-remote
 case " $RUNTIMES " in
 *" runc "*) ansible_cases ;;
 esac
+part ansible
 # podman 4.3's `generate systemd --new` unit as it comes: the container
 # is outside the unit's cgroup, and the rule naming the unit refuses
 case " $RUNTIMES " in
@@ -648,11 +659,12 @@ case " $RUNTIMES " in
 	gs rt_quadlet0_stop >/dev/null 2>&1
 	;;
 esac
+part quadlet0
 t_cases=$(($(date +%s) - t1))
 
 diag "runtime | rule (WHERE) | form | landed | tty"
 for rt in $RUNTIMES; do
 	diag "$rt | ${WHERE[$rt]} | ${FORM[$rt]} | ${LANDED[$rt]:-not run} | ${TTY[$rt]:-not run}"
 done
-diag "time: image ${t_image}s, debs ${t_debs}s, boot ${t_boot}s, README+setup $((t1 - t0 - t_image - t_debs - t_boot))s, cases ${t_cases}s"
+diag "time: image ${t_image}s, debs ${t_debs}s, boot ${t_boot}s, README+setup $((t1 - t0 - t_image - t_debs - t_boot))s, cases ${t_cases}s ($(IFS=,; echo "${T_PART[*]}" | sed 's/,/, /g'))"
 done_testing
