@@ -62,7 +62,7 @@ die() {
 }
 
 log() {
-	echo "run-tests.sh: $*" >&2
+	echo "run-tests.sh: [$(date +%T)] $*" >&2
 }
 
 modes=()
@@ -385,12 +385,14 @@ export HIJACK_BENCH=@BENCH@
 echo HIJACK-GUEST-START
 for t in /tests/*; do
 	name=${t##*/}
+	t0=$(cut -d. -f1 /proc/uptime)
 	"$t"
 	rc=$?
 	case $rc in
 	0 | 1) ;;
 	*) echo "FAIL $name: exited with status $rc" ;;
 	esac
+	echo "TIME $name $(($(cut -d. -f1 /proc/uptime) - t0)) s"
 done
 if [ -n "$KMEMLEAK" ]; then
 	sleep 1
@@ -467,7 +469,7 @@ run_guest() {
 	kboot "$timeout" "$b/arch/x86/boot/bzImage" \
 		"$CACHE/initrd-$mode.cpio.gz" >"$glog" || rc=$?
 
-	grep -E '^(PASS|FAIL|BENCH) ' "$glog" | sed "s/^/$label: /" || true
+	grep -E '^(PASS|FAIL|BENCH|TIME) ' "$glog" | sed "s/^/$label: /" || true
 
 	pass=$(grep -c '^PASS ' "$glog" || true)
 	fail=$(grep -c '^FAIL ' "$glog" || true)
@@ -504,6 +506,16 @@ main() {
 
 	snapshot_series
 	unpack_source
+	# checkpatch reads only the patches (and its script, which the
+	# series does not touch): beside the builds, on the CPU their serial
+	# parts (configuring, linking, compressing) leave idle
+	local cp_pid=""
+	# a build that dies leaves nothing of ours running
+	trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
+	if [ "$build_only" = 0 ]; then
+		run_checkpatch >"$CACHE/checkpatch.out" 2>&1 &
+		cp_pid=$!
+	fi
 	[ "$upstream" = 0 ] || build_unpatched
 	apply_series
 	if [ "$build_only" = 1 ]; then
@@ -512,12 +524,24 @@ main() {
 		done
 		return 0
 	fi
-	run_checkpatch || status=1
-	build_tests
+	# the test programs need the patched tree only to read it: built
+	# beside the kernels too, and waited for before the first initramfs
+	build_tests >"$CACHE/build-tests.out" 2>&1 &
+	local bt_pid=$! bt_rc=0
 	for mode in "${modes[@]}"; do
 		build_kernel "$mode"
+		if [ -n "$bt_pid" ]; then
+			wait "$bt_pid" || bt_rc=$?
+			bt_pid=""
+			cat "$CACHE/build-tests.out" >&2
+			[ "$bt_rc" = 0 ] || die "building the guest's tests failed"
+		fi
 		build_initramfs "$mode"
 	done
+	if [ -n "$cp_pid" ]; then
+		wait "$cp_pid" || status=1
+		cat "$CACHE/checkpatch.out"
+	fi
 	# Under TCG a guest keeps about one host CPU busy (its tests are
 	# mostly one process at a time; the builds before keep both busy):
 	# the debug guest runs beside the normal one, which the upstream

@@ -66,7 +66,7 @@ die() {
 }
 
 log() {
-	echo "upstream-selftests.sh: $*" >&2
+	echo "upstream-selftests.sh: [$(date +%T)] $*" >&2
 }
 
 mode=run
@@ -105,7 +105,7 @@ uptodate() {
 # per-option dependencies (fixdep) keep the patched build that follows
 # from recompiling what neither the series nor CONFIG_HIJACK touches.
 build_unpatched() {
-	local stamp
+	local stamp st_pid
 
 	[ -n "${HIJACK_KERNEL_LOCKED:-}" ] ||
 		die "--build is run-tests.sh's: it holds the lock and unpatches the tree"
@@ -114,11 +114,16 @@ build_unpatched() {
 	rm -f "$UCACHE/.stamp"
 	stamp=$(unpatched_stamp)
 	write_fragment >"$UCACHE/unpatched.config"
+	# the tests read the same unpatched tree: built beside the kernel,
+	# on what its serial steps leave of the CPUs
+	build_selftests >"$UCACHE/selftests.out" 2>&1 &
+	st_pid=$!
 	kbuild_bzimage "$TREE" "$BUILD" unpatched "$JOBS" "unpatched-$stamp" \
 		"$UCACHE/unpatched.config"
 	cp "$BUILD/arch/x86/boot/bzImage" "$UCACHE/bzImage"
 	cp "$BUILD/.config" "$UCACHE/config"
-	build_selftests
+	wait "$st_pid" || die "cannot build the selftests: $(tail -n 5 "$UCACHE/selftests.out")"
+	cat "$UCACHE/selftests.out" >&2
 	echo "$stamp" >"$UCACHE/.stamp"
 }
 
@@ -138,10 +143,12 @@ build_selftests() {
 	local out=$UCACHE/selftests t list
 	local st=$TREE/tools/testing/selftests hdr=$UCACHE/headers
 
-	rm -rf "$out" "$hdr"
+	rm -rf "$out" "$hdr" "$UCACHE/headers-build"
 	mkdir -p "$out"
-	make -C "$TREE" O="$BUILD" -s headers >/dev/null
-	cp -a "$BUILD/usr/include" "$hdr"
+	# a build directory of their own: the kernel's builds beside them
+	make -C "$TREE" O="$UCACHE/headers-build" -s headers >/dev/null
+	cp -a "$UCACHE/headers-build/usr/include" "$hdr"
+	rm -rf "$UCACHE/headers-build"
 	# shellcheck disable=SC2016 # make, not the shell, expands it
 	printf 'print-tests:\n\t@echo $(TEST_GEN_PROGS)\n' >"$UCACHE/print.mk"
 	for t in $TARGETS; do

@@ -50,8 +50,15 @@ run() {
 		echo "FAIL $2-runner: $(grep '^not ok' /tmp/$2.out | head -n 1) (status $rc)"
 }
 
-run /kselftest kselftest
+# timed DIR LABEL: run, and how long it took (the harness shows TIME lines)
+timed() {
+	t0=$(cut -d. -f1 /proc/uptime)
+	run "$1" "$2"
+	echo "TIME $2 $(($(cut -d. -f1 /proc/uptime) - t0)) s"
+}
+
+timed /kselftest kselftest
 # The same tests built with gcc -m32, in the debug guest (its kernel has
 # IA32_EMULATION): the call through the i386 entry, number 463 there too.
-[ ! -d /kselftest32 ] || run /kselftest32 kselftest32
+[ ! -d /kselftest32 ] || timed /kselftest32 kselftest32
 exit 0
