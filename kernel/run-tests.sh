@@ -5,7 +5,8 @@
 # boot it under QEMU (TCG) with an initramfs of busybox and the tests in
 # tests/*.c, and report the guest's results.
 #
-# Usage: run-tests.sh [--debug | --all] [--upstream] [--build-only] [--help]
+# Usage: run-tests.sh [--debug | --all | --mutants] [--upstream] [--build-only]
+#                     [--help]
 #
 #   (default)  the normal configuration (tinyconfig + config/hijack.config)
 #   --debug    the debug configuration (+ config/debug.config: KASAN,
@@ -14,6 +15,9 @@
 #              nsfs, timens and cgroup selftests on the normal kernel and
 #              on an unpatched one, which must agree
 #   --all      both configurations and --upstream
+#   --mutants  the normal kernel with mutants/*.patch applied after the
+#              series (bugs the review found, put back): exactly the
+#              kselftests their "Expect-fail:" lines name must fail
 #   --build-only  build the kernels (and the unpatched one and its
 #              tests, with --upstream) and stop: no checkpatch, no guest.
 #              tests/run starts this in the background, at idle
@@ -53,7 +57,7 @@ gcc-multilib"
 AA_FEATURES=/usr/share/apparmor-features/features
 
 usage() {
-	sed -n '4,33p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,37p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 die() {
@@ -68,6 +72,7 @@ log() {
 modes=()
 upstream=0
 build_only=0
+mutants=0
 case "${HIJACK_KERNEL_DEBUG:-0}" in
 1 | yes | true) modes=(debug) ;;
 esac
@@ -77,12 +82,14 @@ while [ $# -gt 0 ]; do
 	--all) modes=(normal debug); upstream=1 ;;
 	--upstream) upstream=1 ;;
 	--build-only) build_only=1 ;;
+	--mutants) mutants=1 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 	shift
 done
 [ ${#modes[@]} -gt 0 ] || modes=(normal)
+[ "$mutants" = 0 ] || { modes=(normal); upstream=0; }
 # the upstream comparison runs on the normal kernel
 [ "$upstream" = 0 ] || [[ " ${modes[*]} " == *" normal "* ]] ||
 	modes=(normal "${modes[@]}")
@@ -122,6 +129,12 @@ snapshot_series() {
 	cp "$HERE"/patches/*.patch "$SERIES/"
 	# the cover letter (0000) is mail, not a patch to apply
 	rm -f "$SERIES"/0000-cover-letter.patch
+	if [ "$mutants" = 1 ]; then
+		local m
+		for m in "$HERE"/mutants/*.patch; do
+			cp "$m" "$SERIES/9999-mutant-$(basename "$m")"
+		done
+	fi
 	SERIES_HASH=$(series_hash)
 }
 
@@ -512,7 +525,8 @@ main() {
 	local cp_pid=""
 	# a build that dies leaves nothing of ours running
 	trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
-	if [ "$build_only" = 0 ]; then
+	# (not for mutants: they are bugs, not patches to send)
+	if [ "$build_only" = 0 ] && [ "$mutants" = 0 ]; then
 		run_checkpatch >"$CACHE/checkpatch.out" 2>&1 &
 		cp_pid=$!
 	fi
@@ -563,7 +577,32 @@ main() {
 		wait "${pids[$i]}" || status=1
 		cat "$CACHE/report-${names[$i]}"
 	done
+	if [ "$mutants" = 1 ]; then
+		judge_mutants "$CACHE/report-normal" || return 1
+		return 0
+	fi
 	return $status
+}
+
+# judge_mutants REPORT: the kselftests that failed on the mutated
+# kernel must be exactly those the mutants' "Expect-fail:" lines name,
+# and nothing else may have failed (the guest finished, no kernel report)
+judge_mutants() {
+	local want got other
+
+	want=$(sed -n 's/^Expect-fail: *//p' "$HERE"/mutants/*.patch | sort -u)
+	got=$(sed -n 's|^kernel: FAIL kselftest/hijack\.\([a-z0-9_]*\):.*|\1|p' "$1" | sort -u)
+	other=$(grep '^kernel: FAIL ' "$1" | grep -v '^kernel: FAIL kselftest/hijack\.' |
+		grep -v '^kernel: FAIL kselftest-runner: ' || true)
+	echo "mutants: expected to fail: $(tr '\n' ' ' <<<"$want")"
+	echo "mutants: failed: $(tr '\n' ' ' <<<"$got")"
+	if [ "$want" = "$got" ] && [ -z "$other" ] && [ -n "$want" ]; then
+		echo "mutants: 1 passed, 0 failed"
+		return 0
+	fi
+	[ -z "$other" ] || echo "mutants: other failures: $other"
+	echo "mutants: 0 passed, 1 failed"
+	return 1
 }
 
 normal_then_upstream() {
