@@ -3,7 +3,7 @@
 #
 # tools/testing/selftests/hijack (patch 0006), built statically from the
 # patched tree and installed as kselftest installs it, in /kselftest (and
-# its i386 build in /kselftest32, in the debug guest): run_kselftest.sh
+# its i386 build in /kselftest32, in the normal guest): run_kselftest.sh
 # runs it, and its TAP becomes the harness's PASS/FAIL lines, the full
 # output kept in the log.  This guest's kernel has every feature a test
 # may skip for, so a skip counts as a failure.
@@ -58,7 +58,7 @@ timed() {
 }
 
 timed /kselftest kselftest
-# The same tests built with gcc -m32, in the debug guest (its kernel has
+# The same tests built with gcc -m32, in the normal guest (its kernel has
 # IA32_EMULATION): the call through the i386 entry, number 463 there too.
 [ ! -d /kselftest32 ] || timed /kselftest32 kselftest32
 exit 0
