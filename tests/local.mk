@@ -157,7 +157,7 @@ EXTRA_DIST += tests/restart-race.sh
 # containers started by real runtimes (runc, crun, LXC, podman) mapped by
 # hijack.conf rules, entered over the real ssh path
 TESTS += tests/e2e-runtimes.sh
-EXTRA_DIST += tests/e2e-runtimes.sh tests/sshd.sh
+EXTRA_DIST += tests/e2e-runtimes.sh tests/sshd.sh tests/runtimes.sh
 
 # the Debian packages: their contents, then installed for real, an ssh
 # login through them, and purged (only with HIJACK_TEST_DEB=1, as
