@@ -586,19 +586,25 @@ main() {
 	return $status
 }
 
-# judge_mutants REPORT: the kselftests that failed on the mutated
-# kernel must be exactly those the mutants' "Expect-fail:" lines name,
-# and nothing else may have failed (the guest finished, no kernel report)
+# judge_mutants REPORT: in each pass of the kselftest (the 64-bit one,
+# and the i386 one in the normal guest), the tests that failed on the
+# mutated kernel must be exactly those the mutants' "Expect-fail:" lines
+# name, and nothing else may have failed (the guest finished, no kernel
+# report)
 judge_mutants() {
-	local want got other
+	local want got pass other bad=0
 
 	want=$(sed -n 's/^Expect-fail: *//p' "$HERE"/mutants/*.patch | sort -u)
-	got=$(sed -n 's|^kernel: FAIL kselftest/hijack\.\([a-z0-9_]*\):.*|\1|p' "$1" | sort -u)
-	other=$(grep '^kernel: FAIL ' "$1" | grep -v '^kernel: FAIL kselftest/hijack\.' |
-		grep -v '^kernel: FAIL kselftest-runner: ' || true)
 	echo "mutants: expected to fail: $(tr '\n' ' ' <<<"$want")"
-	echo "mutants: failed: $(tr '\n' ' ' <<<"$got")"
-	if [ "$want" = "$got" ] && [ -z "$other" ] && [ -n "$want" ]; then
+	for pass in kselftest kselftest32; do
+		grep -q "^kernel: [A-Z]* $pass/" "$1" || continue
+		got=$(sed -n "s|^kernel: FAIL $pass/hijack\.\([a-z0-9_]*\):.*|\1|p" "$1" | sort -u)
+		echo "mutants: $pass failed: $(tr '\n' ' ' <<<"$got")"
+		[ "$want" = "$got" ] || bad=1
+	done
+	other=$(grep '^kernel: FAIL ' "$1" |
+		grep -Ev '^kernel: FAIL kselftest(32)?(/hijack\.|-runner: )' || true)
+	if [ "$bad" = 0 ] && [ -z "$other" ] && [ -n "$want" ]; then
 		echo "mutants: 1 passed, 0 failed"
 		return 0
 	fi
