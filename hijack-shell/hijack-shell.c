@@ -261,13 +261,13 @@ static void resolve_ids(struct session *s)
 {
 	int r = hj_userns_of(&s->t, s->u.uid, s->u.gid, &s->ns);
 
-	if (r)
+	if (r) {
 		refuse_if_stopped(s);
-	if (r)
 		refuse(s, "target",
 		       "cannot read the user namespace of container %s (pid "
 		       "%d): %s",
 		       s->m.name, (int)s->t.pid, hj_strerror(r));
+	}
 	s->uid = s->u.uid;
 	s->gid = s->u.gid;
 	/* the session gets the container's groups, never the host's */

@@ -521,13 +521,13 @@ main() {
 
 	snapshot_series
 	unpack_source
-	# checkpatch reads only the patches (and its script, which the
-	# series does not touch): beside the builds, on the CPU their serial
-	# parts (configuring, linking, compressing) leave idle
-	local cp_pid=""
 	# a build that dies leaves nothing of ours running
 	trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
-	# (not for mutants: they are bugs, not patches to send)
+	# checkpatch reads only the patches (and its script, which the
+	# series does not touch): beside the builds, on the CPU their serial
+	# parts (configuring, linking, compressing) leave idle; not for
+	# mutants, which are bugs, not patches to send
+	local cp_pid=""
 	if [ "$build_only" = 0 ] && [ "$mutants" = 0 ]; then
 		run_checkpatch >"$CACHE/checkpatch.out" 2>&1 &
 		cp_pid=$!

@@ -47,12 +47,13 @@ for n in $(seq 40); do
 	out=$(timeout 60 ssh -p "$PORT" "${SSHO[@]}" "$A@127.0.0.1" hostname 2>&1)
 	rc=$?
 	last=$(tail -n1 <<<"$out")
-	# each kind of outcome but landing, counted below
-	[[ $rc = 0 && $last =~ ^rr[0-9]+$ ]] ||
-		printf 'rc=%s %s\n' "$rc" "$(tr '\n' ' ' <<<"$out" | sed 's/[0-9][0-9]*/N/g')" >> "$D/outcomes"
 	if [ "$rc" = 0 ] && [[ $last =~ ^rr[0-9]+$ ]]; then
 		landed=$((landed + 1))
-	elif grep -qx "$myhost" <<<"$out"; then
+		continue
+	fi
+	# each kind of outcome but landing, counted below
+	printf 'rc=%s %s\n' "$rc" "$(tr '\n' ' ' <<<"$out" | sed 's/[0-9][0-9]*/N/g')" >> "$D/outcomes"
+	if grep -qx "$myhost" <<<"$out"; then
 		wrong+=("login $n: on the host: $(tr '\n' ' ' <<<"$out")")
 	elif [ "$rc" = 255 ] ||
 		grep -q "not running\|stopped while\|holds no container\|cannot enter\|refused" <<<"$out"; then
