@@ -310,3 +310,13 @@ int hj_child_output(pid_t pid, int fd, char *buf, size_t size, int timeout_ms,
 	}
 	return reap_by(pid, status, &d);
 }
+
+/* Exit code a shell would give: the status, or 128 + the signal. */
+int hj_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}

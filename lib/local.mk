@@ -7,6 +7,7 @@ lib_libhijack_la_SOURCES = \
 	lib/internal.h \
 	lib/agent.c \
 	lib/audit.c \
+	lib/caps.c \
 	lib/cgroup.c \
 	lib/cgroup-spec.c \
 	lib/conf.c \

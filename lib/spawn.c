@@ -658,13 +658,3 @@ int hj_wait_foreground(pid_t child, int *code)
 		return 0;
 	}
 }
-
-/* Exit code a shell would give: the status, or 128 + the signal. */
-int hj_exit_code(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return 1;
-}
