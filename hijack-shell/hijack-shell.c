@@ -52,7 +52,7 @@
 #include "hijack.h"
 #include "shell.h"
 
-#define PROG "hijack-shell"
+#define PROG SHELL_PROG
 
 /* Who logs in: from the real uid and the host's passwd, nothing else. */
 struct user {
@@ -709,11 +709,14 @@ static void __attribute__((noreturn)) child(const struct session *s)
 
 /*
  * The waiting parent sheds its memory for the session's lifetime: it
- * execs its own binary (the host's: it never entered anything) with no
- * new privileges, so the file capabilities are not granted again, an
- * empty environment, so nothing of the user's reaches the dynamic
- * linker, and the relayed signals still blocked, so none is lost.  Only
- * returns if that fails; then the waiting goes on here.
+ * execs the small waiter, hijack-shell-wait (libc alone, installed beside
+ * the package's other programs at HJ_WAITER_PATH), or when that is not
+ * installed (a copy from the build tree) its own binary, the host's
+ * either way: it never entered anything.  With no new privileges, so no
+ * file capabilities are granted again, an empty environment, so nothing
+ * of the user's reaches the dynamic linker, and the relayed signals
+ * still blocked, so none is lost.  Only returns if both fail; then the
+ * waiting goes on here.
  */
 static void exec_waiter(pid_t pid, int master)
 {
@@ -728,31 +731,10 @@ static void exec_waiter(pid_t pid, int master)
 		return;
 	if (master >= 0 && fcntl(master, F_SETFD, 0))
 		return;
+	execve(HJ_WAITER_PATH, argv, envp);
 	execve("/proc/self/exe", argv, envp);
 	if (master >= 0)
 		fcntl(master, F_SETFD, FD_CLOEXEC);
-}
-
-/*
- * hijack-shell --wait-for-child PID MASTER-FD, as exec_waiter() starts
- * it: only with no_new_privs set (so never with capabilities), it waits
- * for PID, relaying MASTER-FD (-1: none) and the signals.
- */
-static int __attribute__((noreturn)) waiter(pid_t pid, int master)
-{
-	int r;
-
-	prctl(PR_SET_NAME, PROG, 0, 0, 0);
-	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)
-		errx(2, "%s is internal", HJ_RELAY_ARG);
-	r = hj_drop_caps();
-	if (r)
-		errx(EXIT_FAILURE, "cannot drop privileges: %s", strerror(-r));
-	/* nothing else may stay open on the host */
-	hj_close_from(3, master);
-	if (master >= 0)
-		fcntl(master, F_SETFD, FD_CLOEXEC);
-	tty_wait_session(pid, master);
 }
 
 /* The rule says "stay on the host" (or stopped=host): no entry at all. */
@@ -783,7 +765,7 @@ int main(int argc, char **argv)
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	shell_parse_args(argc, argv, &args);
 	if (args.action == SHELL_WAIT)
-		waiter(args.wait_pid, args.wait_fd);
+		shell_waiter(args.wait_pid, args.wait_fd);
 	if (args.action == SHELL_AGENT)
 		agent_relay(args.agent);
 	hj_close_from(3, -1);
@@ -803,7 +785,7 @@ int main(int argc, char **argv)
 	case SHELL_VERSION:
 		printf(PROG " %s\n", PACKAGE_VERSION);
 		return EXIT_SUCCESS;
-	case SHELL_WAIT: /* waiter() does not return */
+	case SHELL_WAIT: /* shell_waiter() does not return */
 	case SHELL_AGENT: /* nor agent_relay() */
 	case SHELL_USAGE:
 		usage(2);

@@ -14,10 +14,21 @@ sbin_PROGRAMS += hijack-shell/hijack-shell
 hijack_shell_hijack_shell_SOURCES = \
 	hijack-shell/shell.h \
 	hijack-shell/hijack-shell.c \
+	hijack-shell/relay.c \
 	hijack-shell/tty.c \
 	hijack-shell/check.c \
 	hijack-shell/probe.c
 hijack_shell_hijack_shell_LDADD = hijack-shell/libshell.la lib/libhijack.la
+# the session's waiting parent, which hijack-shell execs (HJ_WAITER_PATH):
+# libc alone (of libhijack it links io.o and caps.o, which use none of
+# its libraries, and HJ_LDFLAGS has --as-needed), so each session's
+# process on the host stays small
+pkglibexec_PROGRAMS += hijack-shell/hijack-shell-wait
+hijack_shell_hijack_shell_wait_SOURCES = \
+	hijack-shell/shell.h \
+	hijack-shell/wait.c \
+	hijack-shell/relay.c
+hijack_shell_hijack_shell_wait_LDADD = hijack-shell/libshell.la lib/libhijack.la
 dist_man_MANS += man/hijack-shell.8
 
 # HIJACK_SHELL_CAPS comes from configure.ac, its only definition;

@@ -62,6 +62,13 @@ int tty_attach_child(int slave, unsigned int mask);
 void tty_block_signals(sigset_t *old);
 void __attribute__((noreturn)) tty_wait_session(pid_t pid, int master);
 
+/*
+ * relay.c: the session's waiting parent, in hijack-shell or in the small
+ * waiter (wait.c), which hijack-shell execs from HJ_WAITER_PATH
+ */
+#define SHELL_PROG "hijack-shell"
+void __attribute__((noreturn)) shell_waiter(pid_t pid, int master);
+
 /* args.c: the command line as sshd and login(1) give it */
 enum shell_action {
 	SHELL_SESSION, /* interactive shell, or @command with -c */

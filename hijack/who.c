@@ -8,12 +8,12 @@
  * the user or the container can write:
  *
  *   - the relay: a process on the host (its root directory and mount
- *     namespace are ours) whose /proc/PID/exe is the hijack-shell file
- *     (device and inode), or was the file at that path before it was
- *     replaced (a package upgrade: the kernel says "PATH (deleted)", and
- *     only root writes there), started as "hijack-shell
- *     --wait-for-child" under no_new_privs, as hijack-shell's
- *     exec_waiter() starts it;
+ *     namespace are ours) whose /proc/PID/exe is the hijack-shell file or
+ *     its waiter's, hijack-shell-wait (device and inode), or was the file
+ *     at that path before it was replaced (a package upgrade: the kernel
+ *     says "PATH (deleted)", and only root writes there), started as
+ *     "hijack-shell --wait-for-child" under no_new_privs, as
+ *     hijack-shell's exec_waiter() starts it;
  *   - its user: the relay's real uid (the kernel's credentials; no user
  *     can make a process that shows another user's uid);
  *   - the session: the relay's child (the kernel's list of children) in a
@@ -73,10 +73,17 @@ struct who_row {
 	pid_t relay, session;
 };
 
-struct who_ctx {
-	dev_t dev; /* hijack-shell's file */
+/* a program a relay may run: hijack-shell, or its small waiter */
+struct who_file {
+	bool present;
+	dev_t dev;
 	ino_t ino;
 	char deleted[PATH_MAX + 16]; /* "PATH (deleted)" */
+};
+
+struct who_ctx {
+	struct who_file shell; /* hijack-shell's file */
+	struct who_file waiter; /* hijack-shell-wait's (HJ_WAITER_PATH) */
 	char pidns[64]; /* our pid namespace */
 	char mntns[64]; /* our mount namespace */
 	dev_t root_dev; /* our root directory: the host's */
@@ -344,26 +351,39 @@ static bool on_host(pid_t pid, const struct who_ctx *ctx)
 }
 
 /*
- * hijack-shell, as the host sees it: the same file, or one replaced
- * since (an upgrade) at its path.  The path alone is taken only from a
- * process on the host (on_host()).
+ * hijack-shell or its waiter, as the host sees it: the same file, or one
+ * replaced since (an upgrade) at its path.  The path alone is taken only
+ * from a process on the host (on_host()).
  */
+static bool is_file(const struct stat *st, const char *link,
+		    const struct who_file *f)
+{
+	if (!f->present)
+		return false;
+	if (st && st->st_dev == f->dev && st->st_ino == f->ino)
+		return true;
+	return link && !strcmp(link, f->deleted);
+}
+
 static bool same_file(pid_t pid, const struct who_ctx *ctx)
 {
 	char path[64], link[PATH_MAX + 16];
-	struct stat st;
+	struct stat st, *stp = &st;
 	ssize_t l;
 
 	if (!on_host(pid, ctx))
 		return false;
 	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
-	if (!stat(path, &st) && st.st_dev == ctx->dev && st.st_ino == ctx->ino)
+	if (stat(path, &st))
+		stp = NULL;
+	if (is_file(stp, NULL, &ctx->shell) || is_file(stp, NULL, &ctx->waiter))
 		return true;
 	l = readlink(path, link, sizeof(link) - 1);
 	if (l < 0)
 		return false;
 	link[l] = '\0';
-	return !strcmp(link, ctx->deleted);
+	return is_file(NULL, link, &ctx->shell) ||
+	       is_file(NULL, link, &ctx->waiter);
 }
 
 /* 0 with @row filled when @pid is a session's relay */
@@ -443,19 +463,29 @@ static void print_row(const struct who_row *row)
 	       hj_escape(row->cgroup, cgroup, sizeof(cgroup)));
 }
 
-/* hijack-shell at @shell, and what the kernel calls it once replaced */
-static void find_shell(const char *shell, struct who_ctx *ctx)
+/*
+ * The program at @path, and what the kernel calls it once replaced;
+ * @required: hijack-shell (a missing waiter only means that every
+ * session's relay is hijack-shell itself)
+ */
+static void find_file(const char *name, const char *path, bool required,
+		      struct who_file *f)
 {
 	char real[PATH_MAX];
 	struct stat st;
 
-	if (!realpath(shell, real) || stat(real, &st))
-		err(1, "cannot find hijack-shell at %s", shell);
+	memset(f, 0, sizeof(*f));
+	if (!realpath(path, real) || stat(real, &st)) {
+		if (!required && errno == ENOENT)
+			return;
+		err(1, "cannot find %s at %s", name, path);
+	}
 	if (!S_ISREG(st.st_mode))
-		errx(1, "%s: not a regular file", shell);
-	ctx->dev = st.st_dev;
-	ctx->ino = st.st_ino;
-	snprintf(ctx->deleted, sizeof(ctx->deleted), "%s (deleted)", real);
+		errx(1, "%s: not a regular file", path);
+	f->present = true;
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	snprintf(f->deleted, sizeof(f->deleted), "%s (deleted)", real);
 }
 
 int hijack_who(const char *shell)
@@ -468,7 +498,8 @@ int hijack_who(const char *shell)
 
 	if (getuid() != 0 || geteuid() != 0)
 		errx(1, "only root may list the sessions");
-	find_shell(shell, &ctx);
+	find_file("hijack-shell", shell, true, &ctx.shell);
+	find_file("hijack-shell-wait", HJ_WAITER_PATH, false, &ctx.waiter);
 	if (ns_link(getpid(), ctx.pidns, sizeof(ctx.pidns)))
 		err(1, "cannot read our pid namespace");
 	if (ns_file_link("/proc/self/ns/mnt", ctx.mntns, sizeof(ctx.mntns)))

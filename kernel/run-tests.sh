@@ -277,7 +277,7 @@ build_tests() {
 	# the project's own hijack command and library, to run the same
 	# checks on the native backend and on the stock one in the guest
 	mkdir -p "$CACHE/hijack-cli"
-	printf '#define _GNU_SOURCE 1\n#define PACKAGE_VERSION "guest"\n#define SCONFDIR "/etc/security"\n#define SBINDIR "/usr/sbin"\n' \
+	printf '#define _GNU_SOURCE 1\n#define PACKAGE_VERSION "guest"\n#define SCONFDIR "/etc/security"\n#define SBINDIR "/usr/sbin"\n#define HJ_WAITER_PATH "/usr/libexec/hijack/hijack-shell-wait"\n' \
 		>"$CACHE/hijack-cli/config.h"
 	local lib=("$HERE"/../lib/{caps,cgroup,conf,confine,escape,filters,io,ns,proc,spawn,strerror,target}.c)
 	gcc -static -O2 -Wall -Wextra -Werror -I"$CACHE/hijack-cli" \

@@ -236,8 +236,9 @@ if [ -n "$parent" ]; then
 	inside=$("$top_builddir/hijack/hijack" pid "$I1" sh -c 'for p in /proc/[0-9]*; do readlink $p/exe; done' 2>/dev/null)
 	check "container root sees no process running the host's hijack-shell (CVE-2019-5736)" \
 		bash -c "! grep -q hijack-shell <<<'$inside'"
-	check "the host's hijack-shell binary cannot be opened for writing while in use" \
-		bash -c "! (: >> '$HS') 2>/dev/null"
+	is "the waiting parent runs hijack-shell's waiter" "$(readlink "/proc/$parent/exe")" "$WAITER"
+	check "the waiter's binary cannot be opened for writing while in use" \
+		bash -c "! (: >> '$WAITER') 2>/dev/null"
 	kill -KILL "$parent"
 	sleep 0.3
 	left=$(pgrep -u "$(id -u $A)" -f '^sleep 30$' | while read -r p; do

@@ -186,14 +186,15 @@ s $U1 'exec sleep 30' &
 bg=$!
 parent="" inner="" mon=""
 for _ in $(seq 200); do
-	parent=$(pgrep -u "$(id -u $U1)" -x hijack-shell | head -n1)
+	parent=$(pgrep -u "$(id -u $U1)" -f -- '--wait-for-child' | head -n1)
 	inner=$(pgrep -x sleep | while read -r p; do
 		[ "$(ns_of "$p" pid)" = "$(ns_of "$I1" pid)" ] && [ "$p" != "$I1" ] && echo "$p"; done | head -n1)
 	[ -n "$parent" ] && [ -n "$inner" ] && break
 	sleep 0.05
 done
 if [ -n "$parent" ] && [ -n "$inner" ]; then
-	is "the session's shell on the host is the installed $HS" "$(readlink "/proc/$parent/exe")" "$HS"
+	is "the session's waiting parent on the host is the installed waiter" \
+		"$(readlink "/proc/$parent/exe")" /usr/libexec/hijack/hijack-shell-wait
 	is "the session's command sits in the container's cgroups (host view)" \
 		"$(cat "/proc/$inner/cgroup")" "$(cat "/proc/$I1/cgroup")"
 	# sshd's privileged session process ran the PAM stack: it maps the

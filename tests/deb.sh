@@ -45,6 +45,7 @@ is "libpam-hijack holds the module, hijack.conf, their man pages, the pam-auth-u
 is "hijack holds the programs and their man pages" \
 	"$(printf '%s\n' "$cg" | tr '\n' ' ')" \
 	"$(printf '%s\n' ./usr/bin/hijack ./usr/sbin/hijack-shell \
+		./usr/libexec/hijack/hijack-shell-wait \
 		./usr/share/doc/hijack/README.md.gz \
 		./usr/share/doc/hijack/changelog.gz \
 		./usr/share/doc/hijack/copyright \
@@ -52,6 +53,7 @@ is "hijack holds the programs and their man pages" \
 		./usr/share/man/man8/hijack-shell.8.gz | sort | tr '\n' ' ')"
 c=$(dpkg-deb -c "$prog" | awk '{ print $1, $6 }')
 like "hijack-shell is 0755 (file capabilities, not setuid)" "$c" "^-rwxr-xr-x \./usr/sbin/hijack-shell$"
+like "its waiter is 0755" "$c" "^-rwxr-xr-x \./usr/libexec/hijack/hijack-shell-wait$"
 c="$c
 $(dpkg-deb -c "$pam" | awk '{ print $1, $6 }')"
 check "no setuid or setgid file" bash -c "! grep -Eq '^-..[sS]|^-.....[sS]' <<<'$c'"

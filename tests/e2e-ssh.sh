@@ -148,11 +148,35 @@ if session_procs '^sleep 20$'; then
 	is "session parent on the host: empty environment" "$(tr '\0' '\n' < /proc/$parent/environ | wc -l)" 0
 	is "session parent on the host: fds 0-2 only" "$(ls /proc/$parent/fd | sort -n | tr '\n' ' ')" "0 1 2 "
 	is "session process sits in the container's cgroups (host view)" "$(cat /proc/$inner/cgroup)" "$(cat /proc/$I1/cgroup)"
+	# the small waiter (hijack-shell-wait: libc alone), not hijack-shell
+	is "session parent on the host runs the waiter" "$(readlink /proc/$parent/exe)" "$WAITER"
+	is "... named hijack-shell" "$(cat /proc/$parent/comm)" hijack-shell
+	is "... which maps no library but libc and the dynamic loader" \
+		"$(awk '$6 ~ /\.so/ { n = $6; sub(/.*\//, "", n); print n }' /proc/$parent/maps | sort -u |
+			grep -v -e '^libc\.so' -e '^ld-linux' | tr '\n' ' ')" ""
 	diag "session parent private memory: $(awk '/^Private_(Clean|Dirty)/ {s += $2} END {print s}' /proc/$parent/smaps_rollup) KiB"
 else
 	not_ok "found the session's processes (parent '$parent', inner '$inner')"
 fi
 kill "$bg" 2>/dev/null; wait "$bg" 2>/dev/null
+
+# -- without the waiter installed (a copy of hijack-shell from the build
+# tree), hijack-shell waits itself, as confined
+mkdir -p "$D/nowaiter"
+mount --bind "$D/nowaiter" "$(dirname "$WAITER")"
+s $U1 'sleep 21' &
+bg=$!
+if session_procs '^sleep 21$'; then
+	is "no waiter installed: the session parent is hijack-shell itself" "$(readlink /proc/$parent/exe)" "$HS"
+	is "... without capabilities" "$(awk '/^CapPrm/ {print $2}' /proc/$parent/status)" 0000000000000000
+	is "... under no_new_privs" "$(awk '/^NoNewPrivs/ {print $2}' /proc/$parent/status)" 1
+	is "... with fds 0-2 only" "$(ls /proc/$parent/fd | sort -n | tr '\n' ' ')" "0 1 2 "
+else
+	not_ok "no waiter installed: found the session's processes (parent '$parent', inner '$inner')"
+fi
+kill "$bg" 2>/dev/null; wait "$bg" 2>/dev/null
+is "... and its exit status reaches the client" "$(s $U1 'exit 9'; echo $?)" 9
+umount "$(dirname "$WAITER")"
 
 # -- stdin/stdout byte-exact
 head -c 50000000 /dev/urandom > "$D/blob"

@@ -106,6 +106,24 @@ for a in "$$ 2" "0 -1" "$$ -2" "$$ x" "+$$ -1"; do
 	setpriv --no-new-privs "$HS" --wait-for-child $a >/dev/null 2>&1
 	is "hijack-shell --wait-for-child $a: usage, exit 2" "$?" 2
 done
+# the small waiter hijack-shell execs: the same rules, the same waiting
+W=$top_builddir/hijack-shell/hijack-shell-wait
+out=$("$W" --wait-for-child $$ -1 2>&1); rc=$?
+is "hijack-shell-wait without no_new_privs: refused" "$rc:$out" \
+	"2:hijack-shell-wait: --wait-for-child is internal"
+for a in "" "-c true" "--check" "--wait-for-child $$ 2" "--wait-for-child 0 -1" "--agent-relay agent.1"; do
+	# shellcheck disable=SC2086 # split on purpose
+	setpriv --no-new-privs "$W" $a >/dev/null 2>&1
+	is "hijack-shell-wait $a: usage, exit 2" "$?" 2
+done
+# shellcheck disable=SC2016 # the inner shell's
+setpriv --no-new-privs sh -c 'sh -c "exit 7" & exec "$1" --wait-for-child $! -1' sh "$W"
+is "hijack-shell-wait passes its child's exit status on" "$?" 7
+# shellcheck disable=SC2016 # the inner shell's
+setpriv --no-new-privs sh -c 'sh -c "kill -TERM \$\$" & exec "$1" --wait-for-child $! -1' sh "$W"
+is "... and a signal's death as 128 + the signal" "$?" 143
+is "hijack-shell-wait needs no library but libc" \
+	"$(readelf -d "$W" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')" "libc.so.6 "
 out=$("$HS" --agent-relay agent.1 2>&1); rc=$?
 is "hijack-shell --agent-relay without no_new_privs: refused" "$rc:$out" \
 	"2:hijack-shell: --agent-relay is internal"

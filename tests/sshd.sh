@@ -3,7 +3,11 @@
 # e2e-runtimes.sh (source after lib.sh):
 #
 #   hj_shell_install DIR   a copy of hijack-shell with the file capabilities
-#                          of an installed one; sets HS
+#                          of an installed one; sets HS.  In a private mount
+#                          namespace also its small waiter, at the path
+#                          compiled into it (over that directory, in this
+#                          namespace only); sets WAITER to what a session's
+#                          waiting parent runs: the waiter, else $HS
 #   hj_conf_take           an empty directory of our own over the directory
 #                          of the compiled-in hijack.conf, in this mount
 #                          namespace only; sets CONF
@@ -50,6 +54,26 @@ hj_shell_install() {
 	setcap "$HIJACK_SHELL_CAPS" "$1/hijack-shell" ||
 		bail_out "setcap failed"
 	HS=$1/hijack-shell
+	WAITER=$HS
+	[ "${HJ_PRIVATE_MOUNTS-}" = 1 ] && hj_waiter_take "$1/libexec"
+}
+
+# hj_waiter_take DIR: hijack-shell-wait in DIR, over the directory of the
+# path compiled into hijack-shell (HJ_WAITER_PATH), which is created if
+# need be (as an install would) and left empty on the host
+WAITER_BIN=$top_builddir/hijack-shell/hijack-shell-wait
+hj_waiter_take() {
+	local path
+	path=$(strings -a "$SHELL_BIN" | grep -m1 '^/.*/hijack-shell-wait$')
+	[ -n "$path" ] || bail_out "no waiter path in $SHELL_BIN"
+	[ -x "$WAITER_BIN" ] || bail_out "$WAITER_BIN missing: build first"
+	mkdir -p "$1" "$(dirname "$path")"
+	cp "$WAITER_BIN" "$1/hijack-shell-wait"
+	chmod 755 "$1" "$1/hijack-shell-wait"
+	mount --bind "$1" "$(dirname "$path")" ||
+		bail_out "cannot bind mount over $(dirname "$path")"
+	HJ_CLEANUP+=("umount -l '$(dirname "$path")'")
+	WAITER=$path
 }
 
 hj_conf_take() {

@@ -95,7 +95,7 @@ check_row() {
 	since=$(date -d "$since" +%s 2>/dev/null || echo 0)
 	check "session $n: since the login ($since in [$t0 - 2, $t1])" \
 		test "$since" -ge "$((t0 - 2))" -a "$since" -le "$t1"
-	is "session $n: the relay is hijack-shell" "$(readlink "/proc/$relay/exe")" "$HS"
+	is "session $n: the relay is hijack-shell's waiter" "$(readlink "/proc/$relay/exe")" "$WAITER"
 	is "session $n: the relay runs as the user" \
 		"$(awk '/^Uid:/ { print $2 }' "/proc/$relay/status")" "$(id -u "$user")"
 	is "session $n: the session is the relay's child" \
@@ -114,11 +114,19 @@ is "... yet hijack who gives the connection's real peer" \
 is "two sessions of one user have two relays" \
 	"$(awk -v u="$U1" '$1 == u { print $5 }' <<<"$rows" | sort -u | wc -l)" 2
 
-# relays are the file --shell names, not whatever is called hijack-shell
-mkdir -p "$D/other"
+# relays are the files hijack-shell waits from, --shell's and its waiter
+# at the path compiled in (hijack-shell-wait), not whatever is called
+# hijack-shell
+mkdir -p "$D/other" "$D/nowaiter"
 cp "$HS" "$D/other/hijack-shell"
-is "another file named hijack-shell lists none of them" \
+is "another file named hijack-shell lists the sessions of the waiter only" \
+	"$("$HIJACK" --shell "$D/other/hijack-shell" who | tail -n +2 | wc -l)" 3
+mount --bind "$D/nowaiter" "$(dirname "$WAITER")"
+is "... and with no waiter installed, none" \
 	"$("$HIJACK" --shell "$D/other/hijack-shell" who | tail -n +2 | wc -l)" 0
+is "... while --shell naming the relays' hijack-shell file lists none either (theirs is the waiter)" \
+	"$("$HIJACK" --shell "$HS" who | tail -n +2 | wc -l)" 0
+umount "$(dirname "$WAITER")"
 out=$("$HIJACK" --shell "$HS" who extra 2>&1); rc=$?
 is "hijack who with an argument: bad usage" "$rc:$(head -n1 <<<"$out")" \
 	"1:hijack: who takes no argument"
@@ -130,11 +138,15 @@ is "hijack who --shell naming no file: refused" "$rc:$out" \
 	"1:hijack: cannot find hijack-shell at $D/nonexistent: No such file or directory"
 is "hijack-shell itself lists nothing any more: it has no --who" \
 	"$("$HS" --who >/dev/null 2>&1; echo $?)" 2
-# an upgrade replaces the file under the running relays
+# an upgrade replaces the files under the running relays
 cp "$HS" "$D/hs.new"
 setcap "$HIJACK_SHELL_CAPS" "$D/hs.new"
 mv "$D/hs.new" "$HS"
-is "after the file is replaced (an upgrade), the sessions are still listed" \
+cp "$WAITER" "$D/libexec/wait.new"
+mv "$D/libexec/wait.new" "$WAITER"
+is "the relays' file reads as replaced" \
+	"$(readlink "/proc/$(who_rows | awk 'NR == 1 { print $5 }')/exe")" "$WAITER (deleted)"
+is "after the files are replaced (an upgrade), the sessions are still listed" \
 	"$(who_rows | wc -l)" 3
 
 # a rule changed since the login: the container is no longer vouched for
@@ -166,27 +178,31 @@ fi
 # one child, then deleted.  /proc/PID/exe of a process that pivot_root'ed
 # reads relative to the container's root, so the path reads like
 # hijack-shell's after an upgrade.  Its root and mount namespace are not the host's.
-fake=$HJ_TMP/r-web1$HS
-mkdir -p "$(dirname "$fake")"
-cp "$top_builddir/tests/helpers/hj-confined" "$fake"
-nsenter -t "$I1" -a -r -w "$HS" --wait-for-child >"$D/fake.out" 2>&1 &
-FAKE_NSENTER=$!
-HJ_PIDS+=("$FAKE_NSENTER")
-fake_pid=""
-for _ in $(seq 100); do
-	fake_pid=$(pgrep -P "$FAKE_NSENTER" | head -n1)
-	[ -n "$fake_pid" ] && [ -n "$(cat "/proc/$fake_pid/task/$fake_pid/children" 2>/dev/null)" ] && break
-	sleep 0.05
+# The same at the waiter's path.
+for fp in "$HS" "$WAITER"; do
+	fake=$HJ_TMP/r-web1$fp
+	mkdir -p "$(dirname "$fake")"
+	cp "$top_builddir/tests/helpers/hj-confined" "$fake"
+	nsenter -t "$I1" -a -r -w "$fp" --wait-for-child >"$D/fake.out" 2>&1 &
+	FAKE_NSENTER=$!
+	HJ_PIDS+=("$FAKE_NSENTER")
+	fake_pid=""
+	for _ in $(seq 100); do
+		fake_pid=$(pgrep -P "$FAKE_NSENTER" | head -n1)
+		[ -n "$fake_pid" ] && [ -n "$(cat "/proc/$fake_pid/task/$fake_pid/children" 2>/dev/null)" ] && break
+		sleep 0.05
+	done
+	rm -f "$fake"
+	is "the look-alike's file reads as ours, replaced ($fp)" \
+		"$(readlink "/proc/$fake_pid/exe")" "$fp (deleted)"
+	like "... it runs as a relay would" "$(tr '\0' ' ' < "/proc/$fake_pid/cmdline")" \
+		"^$fp --wait-for-child $"
+	is "a look-alike relay in a container is not listed" "$(who_rows | wc -l)" 3
+	# shellcheck disable=SC2046 # its children, one pid each
+	kill $(cat "/proc/$fake_pid/task/$fake_pid/children" 2>/dev/null) \
+		"$fake_pid" "$FAKE_NSENTER" 2>/dev/null
+	wait "$FAKE_NSENTER" 2>/dev/null
 done
-rm -f "$fake"
-is "the look-alike's file reads as ours, replaced" \
-	"$(readlink "/proc/$fake_pid/exe")" "$HS (deleted)"
-like "... it runs as a relay would" "$(tr '\0' ' ' < "/proc/$fake_pid/cmdline")" \
-	"^$HS --wait-for-child $"
-is "a look-alike relay in a container is not listed" "$(who_rows | wc -l)" 3
-kill $(cat "/proc/$fake_pid/task/$fake_pid/children" 2>/dev/null) \
-	"$fake_pid" "$FAKE_NSENTER" 2>/dev/null
-wait "$FAKE_NSENTER" 2>/dev/null
 
 # logout: end of input ends each session
 exec {W1}>&- {W2}>&- {W3}>&-
