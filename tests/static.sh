@@ -22,7 +22,8 @@ else
 	printf '#define _GNU_SOURCE 1\n#define PACKAGE_VERSION "0"\n' \
 		>"$inc/config.h"
 fi
-defs=(-I"$inc" -Ilib -DSCONFDIR='"/etc/security"' -DSBINDIR='"/usr/sbin"')
+defs=(-I"$inc" -Ilib -DSCONFDIR='"/etc/security"' -DSBINDIR='"/usr/sbin"'
+	-DHJ_WAITER_PATH='"/usr/libexec/hijack/hijack-shell-wait"')
 
 echo "1..2"
 failed=0
