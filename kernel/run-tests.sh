@@ -279,7 +279,7 @@ build_tests() {
 	mkdir -p "$CACHE/hijack-cli"
 	printf '#define _GNU_SOURCE 1\n#define PACKAGE_VERSION "guest"\n#define SCONFDIR "/etc/security"\n#define SBINDIR "/usr/sbin"\n#define HJ_WAITER_PATH "/usr/libexec/hijack/hijack-shell-wait"\n' \
 		>"$CACHE/hijack-cli/config.h"
-	local lib=("$HERE"/../lib/{caps,cgroup,conf,confine,escape,filters,io,ns,proc,spawn,strerror,target}.c)
+	local lib=("$HERE"/../lib/{caps,cgroup,conf,confine,escape,filters,io,mem,ns,proc,spawn,strerror,target}.c)
 	gcc -static -O2 -Wall -Wextra -Werror -I"$CACHE/hijack-cli" \
 		-I"$HERE/../lib" -o "$CACHE/hijack-cli/hijack" \
 		"$HERE"/../hijack/{args,hijack,who,login-check,sshdconf,recording,pamstack}.c "${lib[@]}" \

@@ -105,7 +105,7 @@ int hj_cgroup_open_spec_all(const char *spec, int *dirfds, size_t max,
 	r = split_spec(spec, controller, sizeof(controller), &path);
 	if (r)
 		return r;
-	h = calloc(HJ_MAX_HIERARCHIES, sizeof(*h));
+	h = hj_large_calloc(HJ_MAX_HIERARCHIES, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
 	r = hj_cgroup_hierarchies(h, HJ_MAX_HIERARCHIES, &nh);
@@ -148,7 +148,7 @@ out_close:
 	while (*n)
 		close(dirfds[--(*n)]);
 out_free:
-	free(h);
+	hj_large_free(h);
 	return r;
 }
 

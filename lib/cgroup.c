@@ -222,6 +222,7 @@ int hj_parse_mountinfo(const char *buf, size_t len, struct hj_hierarchy *h,
  * /proc/self/mountinfo into a fresh heap buffer (callers may be threads
  * of a PAM application), grown while the file does not fit.
  */
+/* mapped (mem.c): a host with many mounts needs more than 128 KiB */
 #define MOUNTINFO_START (64 * 1024)
 #define MOUNTINFO_MAX (64 * 1024 * 1024)
 
@@ -232,7 +233,7 @@ static int read_mountinfo(char **bufp, size_t *len)
 
 	for (size = MOUNTINFO_START; size <= MOUNTINFO_MAX && r == -EFBIG;
 	     size *= 2) {
-		char *buf = malloc(size);
+		char *buf = hj_large_calloc(1, size);
 		int fd;
 
 		if (!buf)
@@ -240,7 +241,7 @@ static int read_mountinfo(char **bufp, size_t *len)
 		fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
 			r = -errno;
-			free(buf);
+			hj_large_free(buf);
 			return r;
 		}
 		r = hj_read_fd(fd, buf, size, len);
@@ -249,7 +250,7 @@ static int read_mountinfo(char **bufp, size_t *len)
 			*bufp = buf;
 			return 0;
 		}
-		free(buf);
+		hj_large_free(buf);
 	}
 	return r;
 }
@@ -264,7 +265,7 @@ int hj_cgroup_hierarchies(struct hj_hierarchy *h, size_t max, size_t *n)
 	if (r)
 		return r;
 	r = hj_parse_mountinfo(buf, len, h, max, n);
-	free(buf);
+	hj_large_free(buf);
 	if (r)
 		return r;
 	return *n ? 0 : -ENOENT;
@@ -569,7 +570,7 @@ static int read_memberships(pid_t pid, struct hj_task_cgroups *tc,
  */
 int hj_task_cgroups(pid_t pid, bool self, struct hj_task_cgroups **out)
 {
-	struct hj_task_cgroups *tc = calloc(1, sizeof(*tc));
+	struct hj_task_cgroups *tc = hj_large_calloc(1, sizeof(*tc));
 	int r;
 
 	if (!tc)
@@ -580,7 +581,7 @@ int hj_task_cgroups(pid_t pid, bool self, struct hj_task_cgroups **out)
 	if (!r && self)
 		r = read_memberships(getpid(), tc, tc->self, &tc->nself);
 	if (r) {
-		free(tc);
+		hj_large_free(tc);
 		return r;
 	}
 	*out = tc;

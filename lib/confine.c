@@ -445,9 +445,9 @@ static bool same_groups(const char *line, size_t len, const gid_t *want,
 	size_t n, i, j;
 	bool same = true;
 
-	got = calloc(GROUPS_MAX, sizeof(*got));
+	got = hj_large_calloc(GROUPS_MAX, sizeof(*got));
 	if (!got || hj_parse_groups(line, len, got, GROUPS_MAX, &n)) {
-		free(got);
+		hj_large_free(got);
 		return false;
 	}
 	for (i = 0; i < n && same; i++) {
@@ -460,7 +460,7 @@ static bool same_groups(const char *line, size_t len, const gid_t *want,
 			;
 		same = i < n;
 	}
-	free(got);
+	hj_large_free(got);
 	return same;
 }
 

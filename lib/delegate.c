@@ -205,7 +205,7 @@ int hj_cgroup_delegate(const char *base, const char *user, uid_t uid, gid_t gid,
 	r = hj_cgroup_path_check(rel);
 	if (r || strchr(user, '/'))
 		return r ? r : -EINVAL;
-	h = calloc(HJ_MAX_HIERARCHIES, sizeof(*h));
+	h = hj_large_calloc(HJ_MAX_HIERARCHIES, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
 	r = hj_cgroup_hierarchies(h, HJ_MAX_HIERARCHIES, &n);
@@ -214,6 +214,6 @@ int hj_cgroup_delegate(const char *base, const char *user, uid_t uid, gid_t gid,
 		if (r && where)
 			snprintf(where, size, "%s/%s", h[i].mnt, rel);
 	}
-	free(h);
+	hj_large_free(h);
 	return r;
 }

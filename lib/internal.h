@@ -80,6 +80,13 @@ void hj_filters_free(struct hj_confinement *c);
  */
 int hj_write_close(int fd, const void *buf, size_t len);
 int hj_fdinfo_field(int fd, const char *key, long long *value);
+/*
+ * Tables of hundreds of KiB (the hierarchy table, a task's cgroups), kept
+ * out of the heap of the program the library runs in (mem.c).
+ */
+void *hj_large_calloc(size_t nmemb, size_t size);
+void hj_large_free(void *table);
+/* freed with hj_large_free() */
 int hj_task_cgroups(pid_t pid, bool self, struct hj_task_cgroups **out);
 int hj_cgroup_frozen(const struct hj_task_cgroups *tc);
 int hj_cgroup_hierarchies(struct hj_hierarchy *h, size_t max, size_t *n);

@@ -17,6 +17,7 @@ lib_libhijack_la_SOURCES = \
 	lib/escape.c \
 	lib/filters.c \
 	lib/io.c \
+	lib/mem.c \
 	lib/strerror.c \
 	lib/ns.c \
 	lib/proc.c \

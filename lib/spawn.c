@@ -602,7 +602,7 @@ pid_t hj_spawn(struct hj_target *t, const struct hj_spawn_opts *opts,
 	}
 	pid = spawn_stock(t, &o, cg ? cg : t->cg, info);
 out:
-	free(cg);
+	hj_large_free(cg);
 	return pid;
 }
 
@@ -621,7 +621,7 @@ int hj_spawn_check(struct hj_target *t, const struct hj_spawn_opts *opts)
 	if (!r)
 		r = prep_stock(t, opts, cg, &p);
 	prep_release(&p);
-	free(cg);
+	hj_large_free(cg);
 	return r;
 }
 

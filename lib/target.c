@@ -51,7 +51,7 @@ void hj_target_release(struct hj_target *t)
 	if (t->pidfd >= 0)
 		close(t->pidfd);
 	t->pidfd = -1;
-	free(t->cg);
+	hj_large_free(t->cg);
 	t->cg = NULL;
 	t->checked = false;
 }
@@ -613,13 +613,13 @@ int hj_target_access(struct hj_target *t, struct hj_task_cgroups **cg)
 	if (r)
 		return r;
 	if (hj_cgroup_frozen(tc)) {
-		free(tc);
+		hj_large_free(tc);
 		return -EDEADLK; /* not -EAGAIN: that is the clone's, at pids.max */
 	}
 	if (cg)
 		*cg = tc;
 	else
-		free(tc);
+		hj_large_free(tc);
 	return 0;
 }
 
@@ -635,11 +635,11 @@ int hj_target_check_access(struct hj_target *t)
 
 	if (!r)
 		r = hj_target_recheck(t);
-	free(t->cg);
+	hj_large_free(t->cg);
 	t->cg = r ? NULL : cg;
 	t->checked = !r;
 	if (r)
-		free(cg);
+		hj_large_free(cg);
 	return r;
 }
 

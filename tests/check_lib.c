@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,30 @@ START_TEST(escape_controls)
 	ck_assert_str_eq(hj_escape("a\033", small, sizeof(small)), "a\\x1b");
 	ck_assert_str_eq(hj_escape("abcdefgh", small, sizeof(small)), "abcde");
 	ck_assert_str_eq(hj_escape("x", out, 0), "");
+}
+END_TEST
+
+/* mem.c: zeroed, aligned, writable to its end; an overflowing size fails */
+START_TEST(large_tables)
+{
+	unsigned char *p = hj_large_calloc(3, 100000);
+	size_t i;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq((uintptr_t)p % _Alignof(max_align_t), 0);
+	for (i = 0; i < 300000; i++)
+		ck_assert_uint_eq(p[i], 0);
+	memset(p, 0xa5, 300000);
+	errno = EBADF;
+	hj_large_free(p);
+	ck_assert_int_eq(errno, EBADF);
+	hj_large_free(NULL);
+	errno = 0;
+	ck_assert_ptr_null(hj_large_calloc(SIZE_MAX / 2, 3));
+	ck_assert_int_eq(errno, ENOMEM);
+	errno = 0;
+	ck_assert_ptr_null(hj_large_calloc(1, SIZE_MAX - 4));
+	ck_assert_int_eq(errno, ENOMEM);
 }
 END_TEST
 
@@ -2003,6 +2028,7 @@ static Suite *lib_suite(bool root)
 
 	tcase_add_test(parse, status_parses_fields);
 	tcase_add_test(parse, status_rejects_garbage);
+	tcase_add_test(parse, large_tables);
 	tcase_add_test(parse, stat_starttime_after_odd_comm);
 	tcase_add_test(parse, pid_list_dedupes_and_bounds);
 	tcase_add_test(parse, id_map_both_ways);
