@@ -4,8 +4,8 @@
  * execs once the session runs ("hijack-shell --wait-for-child PID FD",
  * under no_new_privs).  hijack-shell's own binary can wait as well; this
  * one links libc alone, so that each session's waiting process on the
- * host keeps less memory of its own (no libaudit, libcgroup or
- * libcap-ng relocated and initialised in it).  No capabilities, nothing
+ * host keeps less memory of its own (no libaudit or libcap-ng
+ * relocated and initialised in it).  No capabilities, nothing
  * but the arguments read: see shell_waiter().
  */
 #include "config.h"

@@ -3,15 +3,11 @@
  * cgroup specs as hijack.conf gives them, "[controller:]path": which
  * hierarchies to look in, and the target found there.
  *
- * Apart from the rest of libhijack because a controller is looked up with
- * libcgroup: only the front ends that take specs (pam_hijack,
- * hijack-shell) link it, and hijack(1) starts without loading it.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libcgroup.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,28 +16,19 @@
 #include "internal.h"
 
 /*
- * Find the mount of a v1 controller.  libcgroup (2.0.2, Debian 12) does
- * this lookup well on v1, though its v2 task listing is broken (it looks
- * for a "tasks" file); its answer must still be one of the hierarchies
- * we parsed, so that its root is known.
+ * The v1 hierarchy a controller is mounted with, from the mount table we
+ * parsed: the hierarchy of exactly that set ("cpu,cpuacct" in either
+ * order, "name=systemd"), else the first whose options list the
+ * controller ("cpu" finds "cpu,cpuacct").  The kernel's own record of
+ * where a controller is; libcgroup's cgroup_init(), used here before,
+ * read the same mounts and /proc/cgroups and dirtied about 830 KiB of the
+ * caller (sshd) doing so.  -ENOENT: no v1 hierarchy has it.
  */
-static int controller_hierarchy(const char *controller,
-				const struct hj_hierarchy *h, size_t nh)
+int hj_controller_hierarchy(const char *controller,
+			    const struct hj_hierarchy *h, size_t nh)
 {
-	char *mnt = NULL;
 	size_t i;
-	int idx = -ENOENT;
 
-	if (cgroup_init() == 0 &&
-	    cgroup_get_subsys_mount_point(controller, &mnt) == 0 && mnt) {
-		for (i = 0; i < nh; i++)
-			if (!h[i].v2 && !strcmp(h[i].mnt, mnt))
-				idx = i;
-		free(mnt);
-		if (idx >= 0)
-			return idx;
-	}
-	/* libcgroup does not know it (e.g. a named hierarchy): match opts */
 	for (i = 0; i < nh; i++)
 		if (!h[i].v2 &&
 		    hj_same_controllers(controller, strlen(controller),
@@ -112,7 +99,7 @@ int hj_cgroup_open_spec_all(const char *spec, int *dirfds, size_t max,
 	if (r)
 		goto out_free;
 	if (*controller) {
-		r = controller_hierarchy(controller, h, nh);
+		r = hj_controller_hierarchy(controller, h, nh);
 		if (r < 0)
 			goto out_free;
 		fd = hj_cgroup_openat(&h[r], path, O_PATH | O_DIRECTORY);

@@ -102,6 +102,8 @@ int hj_cgroup_openat_walk(const struct hj_hierarchy *h, const char *rel,
 			  int flags);
 int hj_cgroup_path_check(const char *path);
 bool hj_same_controllers(const char *a, size_t alen, const char *b);
+int hj_controller_hierarchy(const char *controller,
+			    const struct hj_hierarchy *h, size_t nh);
 int hj_pidfd_open(pid_t pid);
 int hj_pidfd_alive(int pidfd);
 int hj_target_access(struct hj_target *t, struct hj_task_cgroups **cg);

@@ -24,5 +24,5 @@ lib_libhijack_la_SOURCES = \
 	lib/spawn.c \
 	lib/target.c \
 	lib/userns.c
-lib_libhijack_la_CFLAGS = $(AM_CFLAGS) $(CGROUP_CFLAGS) $(AUDIT_CFLAGS)
-lib_libhijack_la_LIBADD = $(CGROUP_LIBS) $(AUDIT_LIBS)
+lib_libhijack_la_CFLAGS = $(AM_CFLAGS) $(AUDIT_CFLAGS)
+lib_libhijack_la_LIBADD = $(AUDIT_LIBS)

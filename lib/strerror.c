@@ -2,7 +2,7 @@
 /*
  * The library's words for its error codes (see hijack.h): a static
  * table, nothing logged.  Apart from the rest so that the static hijack
- * of the kernel harness links it without libcgroup.
+ * of the kernel harness links it without libaudit.
  */
 #include "config.h"
 

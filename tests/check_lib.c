@@ -216,6 +216,45 @@ START_TEST(mountinfo_hybrid)
 }
 END_TEST
 
+/* a controller's v1 hierarchy, from the parsed mount table alone */
+START_TEST(controller_hierarchy)
+{
+	static const char cpuset_too[] =
+		"42 35 0:36 / /sys/fs/cgroup/cpuset rw - cgroup cgroup "
+		"rw,cpuset,clone_children\n"
+		"43 35 0:37 / /sys/fs/cgroup/net_cls,net_prio rw - cgroup "
+		"cgroup rw,net_cls,net_prio\n";
+	struct hj_hierarchy h[8];
+	size_t n;
+
+	ck_assert_int_eq(hj_parse_mountinfo(S(hybrid_mountinfo), h, 8, &n), 0);
+	ck_assert_int_eq(hj_controller_hierarchy("cpu,cpuacct", h, n), 2);
+	ck_assert_int_eq(hj_controller_hierarchy("cpuacct,cpu", h, n), 2);
+	ck_assert_int_eq(hj_controller_hierarchy("cpu", h, n), 2);
+	ck_assert_int_eq(hj_controller_hierarchy("cpuacct", h, n), 2);
+	ck_assert_int_eq(hj_controller_hierarchy("name=systemd", h, n), 1);
+	ck_assert_int_eq(hj_controller_hierarchy("pids", h, n), 3);
+	ck_assert_int_eq(hj_controller_hierarchy("memory", h, n), 4);
+	/* a prefix of a controller is not that controller */
+	ck_assert_int_eq(hj_controller_hierarchy("cpuac", h, n), -ENOENT);
+	ck_assert_int_eq(hj_controller_hierarchy("pid", h, n), -ENOENT);
+	/* not mounted on v1; the v2 hierarchy is never a controller's */
+	ck_assert_int_eq(hj_controller_hierarchy("blkio", h, n), -ENOENT);
+	ck_assert_int_eq(hj_controller_hierarchy("nsdelegate", h, n), -ENOENT);
+	ck_assert_int_eq(hj_controller_hierarchy("systemd", h, n), -ENOENT);
+	/* the mount's generic options are not controllers */
+	ck_assert_int_eq(hj_parse_mountinfo(S(cpuset_too), h, 8, &n), 0);
+	ck_assert_int_eq(hj_controller_hierarchy("cpuset", h, n), 0);
+	ck_assert_int_eq(hj_controller_hierarchy("clone_children", h, n),
+			 -ENOENT);
+	ck_assert_int_eq(hj_controller_hierarchy("rw", h, n), -ENOENT);
+	ck_assert_int_eq(hj_controller_hierarchy("net_prio", h, n), 1);
+	ck_assert_int_eq(hj_controller_hierarchy("net_prio,net_cls", h, n), 1);
+	ck_assert_int_eq(hj_controller_hierarchy("net_prio,cpuset", h, n),
+			 -ENOENT);
+}
+END_TEST
+
 START_TEST(proc_cgroup_maps_to_hierarchies)
 {
 	static const char cg[] = "5:memory:/lxc/web1\n"
@@ -2033,6 +2072,7 @@ static Suite *lib_suite(bool root)
 	tcase_add_test(parse, pid_list_dedupes_and_bounds);
 	tcase_add_test(parse, id_map_both_ways);
 	tcase_add_test(parse, mountinfo_hybrid);
+	tcase_add_test(parse, controller_hierarchy);
 	tcase_add_test(parse, proc_cgroup_maps_to_hierarchies);
 	tcase_add_test(parse, proc_cgroup_colon_at_end);
 	tcase_add_test(parse, mountinfo_nul_in_options);

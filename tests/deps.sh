@@ -2,7 +2,7 @@
 # Install what building and testing hijack needs on Debian 12 (as root).
 set -e
 PKGS="build-essential autoconf automake libtool pkg-config gawk
-libpam0g-dev libcgroup-dev libaudit-dev check libcap-dev
+libpam0g-dev libaudit-dev check libcap-dev
 busybox-static util-linux procps iproute2 openssh-server openssh-client
 rsync git curl auditd pamtester hyperfine tlog strace
 runc crun lxc podman conmon catatonit uidmap

@@ -41,7 +41,7 @@ fi
 
 bad=0
 # shellcheck disable=SC2207
-cgflags=($(pkg-config --cflags libcgroup libaudit pam 2>/dev/null))
+cgflags=($(pkg-config --cflags libaudit pam 2>/dev/null))
 for f in "${srcs[@]}"; do
 	gcc -fanalyzer -O2 -Wall -Wextra -Wno-unused-parameter \
 		-Werror "${defs[@]}" "${cgflags[@]}" -c -o /dev/null "$f" \

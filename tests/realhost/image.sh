@@ -9,7 +9,7 @@
 
 RH_PKGS="systemd-sysv udev linux-image-amd64 openssh-server podman crun runc
 docker.io systemd-container auditd apparmor dbus dbus-user-session uidmap
-sudo busybox-static iproute2 rsync libcap2-bin libcgroup2 lxc
+sudo busybox-static iproute2 rsync libcap2-bin lxc
 tlog systemd-journal-remote python3-apt audispd-plugins"
 
 # The root filesystem of the LXC container with systemd inside, built at
