@@ -153,3 +153,56 @@ EOF
 }
 
 s() { local u=$1; shift; ssh -p "$PORT" "${SSHO[@]}" "$u@127.0.0.1" "$@"; }
+
+# restart_logins N USER ROOTFS CGROUP DIR: N ssh logins of USER (mapped to
+# the cgroup CGROUP below $HJ_RUN) while the container in it is restarted
+# in a loop from ROOTFS: incarnation i has hostname CGROUPi, runs 0-0.5 s,
+# is killed, again.  Each login is counted as landed (in a running
+# incarnation), refused with a reason (sshd closes a login pam_hijack's
+# account step refuses: 255), or killed with its container (137); any
+# other outcome, the host's hostname above all, goes to RL_WRONG.  Sets
+# RL_LANDED, RL_REFUSED, RL_CLOSED, RL_ENDED, RL_RESTARTS, RL_WRONG (an
+# array); DIR/outcomes holds every outcome but landing, numbers blanked.
+restart_logins() {
+	local n=$1 user=$2 rootfs=$3 cg=$4 d=$5 k out rc last myhost restarter
+	myhost=$(hostname)
+	rm -f "$d/stop" "$d/cur" "$d/restarts" "$d/outcomes"
+	(
+		i=0
+		while [ ! -e "$d/stop" ]; do
+			i=$((i + 1))
+			ct_start "$cg" "$cg$i" "$rootfs" || exit 1
+			echo "$CT_HELPER $CT_INIT" > "$d/cur"
+			sleep "0.$((RANDOM % 6))"
+			ct_kill "$CT_HELPER" "$CT_INIT"
+			echo "$i" > "$d/restarts"
+		done
+	) 2>>"$d/restarter.err" &
+	restarter=$!
+	HJ_CLEANUP=("touch '$d/stop'; wait $restarter 2>/dev/null; ct_kill \$(cat '$d/cur' 2>/dev/null)" "${HJ_CLEANUP[@]}")
+	RL_LANDED=0 RL_REFUSED=0 RL_ENDED=0 RL_CLOSED=0 RL_WRONG=()
+	for k in $(seq "$n"); do
+		out=$(timeout 60 ssh -p "$PORT" "${SSHO[@]}" "$user@127.0.0.1" hostname 2>&1)
+		rc=$?
+		last=$(tail -n1 <<<"$out")
+		if [ "$rc" = 0 ] && [[ $last =~ ^$cg[0-9]+$ ]]; then
+			RL_LANDED=$((RL_LANDED + 1))
+			continue
+		fi
+		printf 'rc=%s %s\n' "$rc" "$(tr '\n' ' ' <<<"$out" | sed 's/[0-9][0-9]*/N/g')" >> "$d/outcomes"
+		if grep -qx "$myhost" <<<"$out"; then
+			RL_WRONG+=("login $k: on the host: $(tr '\n' ' ' <<<"$out")")
+		elif [ "$rc" = 255 ] ||
+			grep -q "not running\|stopped while\|holds no container\|cannot enter\|refused" <<<"$out"; then
+			RL_REFUSED=$((RL_REFUSED + 1))
+			[ "$rc" = 255 ] && RL_CLOSED=$((RL_CLOSED + 1))
+		elif [ "$rc" = 137 ]; then
+			RL_ENDED=$((RL_ENDED + 1))
+		else
+			RL_WRONG+=("login $k: rc=$rc: $(tr '\n' ' ' <<<"$out")")
+		fi
+	done
+	touch "$d/stop"
+	wait "$restarter"
+	RL_RESTARTS=$(cat "$d/restarts" 2>/dev/null || echo 0)
+}
