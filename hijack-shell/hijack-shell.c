@@ -534,10 +534,11 @@ static void agent_take(struct session *s, pid_t pid)
 }
 
 /*
- * The relay: hijack-shell again, without privilege and with no new
- * privileges, holding sshd's socket's directory (fd 4) and the listener
- * inside (fd 3), nothing else; our child, killed when the waiting parent
- * (this process, re-executed) ends with the session.
+ * The relay: the small waiter program (or hijack-shell again, when that
+ * is not installed, as exec_waiter() does), without privilege and with
+ * no new privileges, holding sshd's socket's directory (fd 4) and the
+ * listener inside (fd 3), nothing else; our child, killed when the
+ * waiting parent (this process, re-executed) ends with the session.
  */
 static void agent_relay_start(struct session *s)
 {
@@ -560,6 +561,7 @@ static void agent_relay_start(struct session *s)
 		    dir < 0 || dup2(lfd, 3) != 3 || dup2(dir, 4) != 4)
 			_exit(1);
 		hj_close_from(5, -1);
+		execve(HJ_WAITER_PATH, argv, envp);
 		execve("/proc/self/exe", argv, envp);
 		_exit(1);
 	}
@@ -569,29 +571,6 @@ static void agent_relay_start(struct session *s)
 	close(s->agent_lfd);
 	close(s->agent_dir);
 	s->agent_lfd = s->agent_dir = -1;
-}
-
-/* hijack-shell --agent-relay NAME, as agent_relay_start() starts it */
-static int __attribute__((noreturn)) agent_relay(const char *name)
-{
-	sigset_t none;
-	int r;
-
-	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	prctl(PR_SET_NAME, PROG, 0, 0, 0);
-	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)
-		errx(2, "%s is internal", HJ_AGENT_ARG);
-	/* kept across the exec, which gained nothing; armed again anyway */
-	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-	r = hj_drop_caps();
-	if (r)
-		errx(EXIT_FAILURE, "cannot drop privileges: %s", strerror(-r));
-	hj_close_from(5, -1);
-	/* the waiting parent blocked the relayed signals */
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	r = hj_agent_relay(3, 4, name);
-	errx(EXIT_FAILURE, "agent relay: %s", strerror(-r));
 }
 
 /*
@@ -767,7 +746,7 @@ int main(int argc, char **argv)
 	if (args.action == SHELL_WAIT)
 		shell_waiter(args.wait_pid, args.wait_fd);
 	if (args.action == SHELL_AGENT)
-		agent_relay(args.agent);
+		shell_agent_relay(args.agent);
 	hj_close_from(3, -1);
 	memset(&s, 0, sizeof(s));
 	hj_target_init(&s.t);
@@ -786,7 +765,7 @@ int main(int argc, char **argv)
 		printf(PROG " %s\n", PACKAGE_VERSION);
 		return EXIT_SUCCESS;
 	case SHELL_WAIT: /* shell_waiter() does not return */
-	case SHELL_AGENT: /* nor agent_relay() */
+	case SHELL_AGENT: /* nor shell_agent_relay() */
 	case SHELL_USAGE:
 		usage(2);
 	}

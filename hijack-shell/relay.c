@@ -5,7 +5,8 @@
  * on.  hijack-shell runs it when the small waiter (hijack-shell-wait,
  * wait.c) is not installed; the waiter runs it otherwise.  Both start it
  * through shell_waiter(), and it needs nothing of hijack-shell's
- * privilege or of its libraries but libc.
+ * privilege or of its libraries but libc.  So is the forwarded agent's
+ * relay, shell_agent_relay(), the waiting parent's other child.
  */
 #include "config.h"
 
@@ -244,4 +245,31 @@ void __attribute__((noreturn)) shell_waiter(pid_t pid, int master)
 	if (master >= 0)
 		fcntl(master, F_SETFD, FD_CLOEXEC);
 	tty_wait_session(pid, master);
+}
+
+/*
+ * The forwarded agent's relay (lib/agent-relay.c), as agent_relay_start()
+ * starts it: under no_new_privs, with sshd's socket's directory at fd 4
+ * and the listener inside at fd 3, killed with the waiting parent.
+ */
+void __attribute__((noreturn)) shell_agent_relay(const char *name)
+{
+	sigset_t none;
+	int r;
+
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	prctl(PR_SET_NAME, SHELL_PROG, 0, 0, 0);
+	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)
+		errx(2, "%s is internal", HJ_AGENT_ARG);
+	/* kept across the exec, which gained nothing; armed again anyway */
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	r = hj_drop_caps();
+	if (r)
+		errx(EXIT_FAILURE, "cannot drop privileges: %s", strerror(-r));
+	hj_close_from(5, -1);
+	/* the waiting parent blocked the relayed signals */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	r = hj_agent_relay(3, 4, name);
+	errx(EXIT_FAILURE, "agent relay: %s", strerror(-r));
 }

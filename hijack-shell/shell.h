@@ -68,6 +68,8 @@ void __attribute__((noreturn)) tty_wait_session(pid_t pid, int master);
  */
 #define SHELL_PROG "hijack-shell"
 void __attribute__((noreturn)) shell_waiter(pid_t pid, int master);
+/* hijack-shell --agent-relay NAME (relay.c), as agent_relay_start() runs it */
+void __attribute__((noreturn)) shell_agent_relay(const char *name);
 
 /* args.c: the command line as sshd and login(1) give it */
 enum shell_action {

@@ -2,7 +2,8 @@
 /*
  * hijack-shell-wait: the session's waiting parent, which hijack-shell
  * execs once the session runs ("hijack-shell --wait-for-child PID FD",
- * under no_new_privs).  hijack-shell's own binary can wait as well; this
+ * under no_new_privs), and the forwarded agent's relay, which it starts
+ * beside it ("hijack-shell --agent-relay NAME").  hijack-shell's own binary can wait as well; this
  * one links libc alone, so that each session's waiting process on the
  * host keeps less memory of its own (no libaudit or libcap-ng
  * relocated and initialised in it).  No capabilities, nothing
@@ -29,8 +30,12 @@ int main(int argc, char **argv)
 	 */
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	shell_parse_args(argc, argv, &args);
+	if (args.action == SHELL_AGENT)
+		shell_agent_relay(args.agent);
 	if (args.action != SHELL_WAIT)
-		errx(2, "usage: %s %s PID FD (started by hijack-shell only)",
-		     SHELL_PROG, HJ_RELAY_ARG);
+		errx(2,
+		     "usage: %s %s PID FD | %s NAME (started by hijack-shell "
+		     "only)",
+		     SHELL_PROG, HJ_RELAY_ARG, HJ_AGENT_ARG);
 	shell_waiter(args.wait_pid, args.wait_fd);
 }

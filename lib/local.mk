@@ -6,6 +6,7 @@ lib_libhijack_la_SOURCES = \
 	lib/conf.h \
 	lib/internal.h \
 	lib/agent.c \
+	lib/agent-relay.c \
 	lib/audit.c \
 	lib/caps.c \
 	lib/cgroup.c \

@@ -252,6 +252,8 @@ is "-A: the socket's directory is the session's own, mode 700" \
 relay=$(pgrep -u "$U1" -f -- "--agent-relay" | head -n1)
 check "-A: the relay is on the host, in the host's mount namespace" \
 	test -n "$relay" -a "$(ns_of "${relay:-0}" mnt)" = "$(ns_of $$ mnt)"
+is "-A: ... runs the small waiter program, not hijack-shell" \
+	"$(readlink "/proc/${relay:-0}/exe")" "$WAITER"
 is "-A: ... not dumpable, with no capabilities" \
 	"$(awk '/^CapEff:/ { print $2 }' "/proc/${relay:-0}/status") $(stat -c %U "/proc/${relay:-0}/status")" "0000000000000000 root"
 in1() { nsenter -t "$I1" -m -u -i -n -p "$@"; }

@@ -111,7 +111,7 @@ W=$top_builddir/hijack-shell/hijack-shell-wait
 out=$("$W" --wait-for-child $$ -1 2>&1); rc=$?
 is "hijack-shell-wait without no_new_privs: refused" "$rc:$out" \
 	"2:hijack-shell-wait: --wait-for-child is internal"
-for a in "" "-c true" "--check" "--wait-for-child $$ 2" "--wait-for-child 0 -1" "--agent-relay agent.1"; do
+for a in "" "-c true" "--check" "--wait-for-child $$ 2" "--wait-for-child 0 -1"; do
 	# shellcheck disable=SC2086 # split on purpose
 	setpriv --no-new-privs "$W" $a >/dev/null 2>&1
 	is "hijack-shell-wait $a: usage, exit 2" "$?" 2
@@ -133,6 +133,17 @@ for a in "" "../agent" "/tmp/x" "a b" ".." "agent.1 x"; do
 	setpriv --no-new-privs "$HS" --agent-relay "$a" >/dev/null 2>&1
 	is "hijack-shell --agent-relay '$a': usage, exit 2" "$?" 2
 done
+# the waiter runs the agent's relay too (forward.sh: a session's is it)
+out=$("$W" --agent-relay agent.1 2>&1); rc=$?
+is "hijack-shell-wait --agent-relay without no_new_privs: refused" "$rc:$out" \
+	"2:hijack-shell-wait: --agent-relay is internal"
+for a in "" "../agent" "/tmp/x" "a b" ".." "agent.1 x"; do
+	setpriv --no-new-privs "$W" --agent-relay "$a" >/dev/null 2>&1
+	is "hijack-shell-wait --agent-relay '$a': usage, exit 2" "$?" 2
+done
+out=$(setpriv --no-new-privs "$W" --agent-relay agent.1 3</dev/null 4</ 2>&1); rc=$?
+is "hijack-shell-wait --agent-relay with no listener at fd 3: fails, says why" "$rc:$out" \
+	"1:hijack-shell-wait: agent relay: Socket operation on non-socket"
 
 # -- no host fd beyond 0-2 and no host cwd reaches the container
 inside=$(exec 7</etc/hostname && "$HIJACK" pid "$INIT" ls /proc/self/fd | sort -n | tr '\n' ' ')
