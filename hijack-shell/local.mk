@@ -37,7 +37,15 @@ print-caps:
 	@echo '$(HIJACK_SHELL_CAPS)'
 .PHONY: print-caps
 
-install-exec-hook: install-hijack-shell-caps
+install-exec-hook: install-hijack-shell-caps install-hijack-shell-wait-mode
+# Executable, not readable, by users: an exec of a file its caller cannot
+# read leaves the process non-dumpable from the start (the kernel's
+# BINPRM_FLAGS_ENFORCE_NONDUMP), so nothing of the user's can ptrace the
+# waiter or read its /proc files while the loader runs, before main()
+# makes it non-dumpable itself.
+install-hijack-shell-wait-mode:
+	chmod 0711 $(DESTDIR)$(pkglibexecdir)/hijack-shell-wait
+.PHONY: install-hijack-shell-wait-mode
 install-hijack-shell-caps:
 	@if test -z "$(DESTDIR)" && test "$$(id -u)" = 0; then \
 		echo "setcap $(HIJACK_SHELL_CAPS) $(sbindir)/hijack-shell"; \

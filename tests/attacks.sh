@@ -249,6 +249,32 @@ else
 fi
 wait "$bgp" 2>/dev/null
 
+# The waiter is installed executable but not readable by users (0711): the
+# kernel then keeps it non-dumpable from the exec on, while the loader
+# runs, before its main() says so itself.  A preloaded constructor, run
+# before main(), tells; a readable copy is the control.
+P=$(mktemp -d /tmp/hjt-dump.XXXXXX)
+HJ_CLEANUP+=("rm -rf '$P'")
+chmod 755 "$P"
+cat > "$P/dump.c" <<'EOF'
+#include <stdio.h>
+#include <sys/prctl.h>
+__attribute__((constructor)) static void before_main(void)
+{
+	fprintf(stderr, "dumpable=%d\n", prctl(PR_GET_DUMPABLE, 0, 0, 0, 0));
+}
+EOF
+gcc -shared -fPIC -o "$P/libdump.so" "$P/dump.c"
+cp "$WAITER_BIN" "$P/readable-wait"
+chmod 755 "$P/readable-wait"
+before_main() {
+	setpriv --reuid="$(id -u $A)" --regid="$(id -g $A)" --clear-groups --no-new-privs \
+		env -i LD_PRELOAD="$P/libdump.so" "$1" 2>&1 | head -n1
+}
+is "the waiter as installed is 0711" "$(stat -c %a "$WAITER")" 711
+is "... and is non-dumpable before its main() runs" "$(before_main "$WAITER")" dumpable=0
+is "... where a readable copy is not (the check can tell)" "$(before_main "$P/readable-wait")" dumpable=1
+
 # -- 24: TIOCSTI into the session's terminal stays inside (pty of its own)
 cp "$top_builddir/tests/helpers/hj-tiocsti" "$R1/bin/" 2>/dev/null
 out=$(script -qec "$(printf '%q ' setpriv --reuid="$(id -u $A)" --regid="$(id -g $A)" --init-groups -- "$HS" -c "hj-tiocsti 'touch /tmp/sti-$id

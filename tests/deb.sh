@@ -49,11 +49,12 @@ is "hijack holds the programs and their man pages" \
 		./usr/share/doc/hijack/README.md.gz \
 		./usr/share/doc/hijack/changelog.gz \
 		./usr/share/doc/hijack/copyright \
+		./usr/share/lintian/overrides/hijack \
 		./usr/share/man/man1/hijack.1.gz \
 		./usr/share/man/man8/hijack-shell.8.gz | sort | tr '\n' ' ')"
 c=$(dpkg-deb -c "$prog" | awk '{ print $1, $6 }')
 like "hijack-shell is 0755 (file capabilities, not setuid)" "$c" "^-rwxr-xr-x \./usr/sbin/hijack-shell$"
-like "its waiter is 0755" "$c" "^-rwxr-xr-x \./usr/libexec/hijack/hijack-shell-wait$"
+like "its waiter is 0711 (users may run it, not read it: non-dumpable from its exec on)" "$c" "^-rwx--x--x \./usr/libexec/hijack/hijack-shell-wait$"
 c="$c
 $(dpkg-deb -c "$pam" | awk '{ print $1, $6 }')"
 check "no setuid or setgid file" bash -c "! grep -Eq '^-..[sS]|^-.....[sS]' <<<'$c'"

@@ -69,7 +69,9 @@ hj_waiter_take() {
 	[ -x "$WAITER_BIN" ] || bail_out "$WAITER_BIN missing: build first"
 	mkdir -p "$1" "$(dirname "$path")"
 	cp "$WAITER_BIN" "$1/hijack-shell-wait"
-	chmod 755 "$1" "$1/hijack-shell-wait"
+	# as installed (hijack-shell/local.mk, debian/rules)
+	chmod 755 "$1"
+	chmod 711 "$1/hijack-shell-wait"
 	mount --bind "$1" "$(dirname "$path")" ||
 		bail_out "cannot bind mount over $(dirname "$path")"
 	HJ_CLEANUP+=("umount -l '$(dirname "$path")'")
