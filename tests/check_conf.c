@@ -1381,6 +1381,8 @@ static Suite *conf_suite(bool root)
 	suite_add_tcase(s, tc);
 
 	tcase_add_checked_fixture(tf, setup_dir, teardown_dir);
+	/* the package build runs these beside the rest of the suite's load */
+	tcase_set_timeout(tf, 30);
 	/* root-owned files */
 	tap_add_if(s, tf, "files", root, "needs root", test_load_ok,
 		   test_load_insecure, test_load_too_large,

@@ -12,7 +12,7 @@ W=$HJ_TMP/deb
 deb_build "$W"
 rc=$?
 is "dpkg-buildpackage -us -uc -b succeeds" "$rc" 0
-[ $rc = 0 ] || { sed 's/^/# /' "$W/build.log" | tail -30; done_testing; exit 0; }
+[ $rc = 0 ] || { grep -E "^(not ok|FAIL:|ERROR:)|^tests/.*:F:" "$W/build.log" | head -20 | sed 's/^/# /'; sed 's/^/# /' "$W/build.log" | tail -30; done_testing; exit 0; }
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 pam=$(ls "$W"/libpam-hijack_*_"$arch".deb 2>/dev/null | head -n1)
