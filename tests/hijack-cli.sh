@@ -126,20 +126,17 @@ is "... and a signal's death as 128 + the signal" "$?" 143
 is "hijack-shell-wait needs no library but libc" \
 	"$(readelf -d "$W" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' |
 		grep -Ev '^lib(a|ub)san\.so' | tr '\n' ' ')" "libc.so.6 "
-out=$("$HS" --agent-relay agent.1 2>&1); rc=$?
-is "hijack-shell --agent-relay without no_new_privs: refused" "$rc:$out" \
-	"2:hijack-shell: --agent-relay is internal"
-for a in "" "../agent" "/tmp/x" "a b" ".." "agent.1 x"; do
-	setpriv --no-new-privs "$HS" --agent-relay "$a" >/dev/null 2>&1
-	is "hijack-shell --agent-relay '$a': usage, exit 2" "$?" 2
-done
-# the waiter runs the agent's relay too (forward.sh: a session's is it)
-out=$("$W" --agent-relay agent.1 2>&1); rc=$?
-is "hijack-shell-wait --agent-relay without no_new_privs: refused" "$rc:$out" \
-	"2:hijack-shell-wait: --agent-relay is internal"
-for a in "" "../agent" "/tmp/x" "a b" ".." "agent.1 x"; do
-	setpriv --no-new-privs "$W" --agent-relay "$a" >/dev/null 2>&1
-	is "hijack-shell-wait --agent-relay '$a': usage, exit 2" "$?" 2
+# the agent's relay: hijack-shell's, and the waiter's (forward.sh: a
+# session's relay is the waiter)
+for p in "$HS" "$W"; do
+	n=$(basename "$p")
+	out=$("$p" --agent-relay agent.1 2>&1); rc=$?
+	is "$n --agent-relay without no_new_privs: refused" "$rc:$out" \
+		"2:$n: --agent-relay is internal"
+	for a in "" "../agent" "/tmp/x" "a b" ".." "agent.1 x"; do
+		setpriv --no-new-privs "$p" --agent-relay "$a" >/dev/null 2>&1
+		is "$n --agent-relay '$a': usage, exit 2" "$?" 2
+	done
 done
 out=$(setpriv --no-new-privs "$W" --agent-relay agent.1 3</dev/null 4</ 2>&1); rc=$?
 is "hijack-shell-wait --agent-relay with no listener at fd 3: fails, says why" "$rc:$out" \
