@@ -283,12 +283,16 @@ build_tests() {
 	gcc -static -O2 -Wall -Wextra -Werror -I"$CACHE/hijack-cli" \
 		-I"$HERE/../lib" -o "$CACHE/hijack-cli/hijack" \
 		"$HERE"/../hijack/{args,hijack,who,login-check,sshdconf,recording,pamstack}.c "${lib[@]}" \
-		-lcgroup -lpthread || die "cannot build the hijack command"
-	# the library's two backends side by side (hj_spawn(), no command)
-	gcc -static -O2 -Wall -Wextra -Werror -I"$CACHE/hijack-cli" \
-		-I"$HERE/../lib" -o "$CACHE/hijack-cli/hj-spawn-bench" \
-		"$HERE/tests/lib/spawn_bench.c" "${lib[@]}" \
-		-lcgroup -lpthread || die "cannot build hj-spawn-bench"
+		-lpthread || die "cannot build the hijack command"
+	# the library's two backends side by side (hj_spawn(), no command),
+	# and what each asks again after a check (tests/lib/spawn_checks.c)
+	local p
+	for p in spawn_bench spawn_checks; do
+		gcc -static -O2 -Wall -Wextra -Werror -I"$CACHE/hijack-cli" \
+			-I"$HERE/../lib" -o "$CACHE/hijack-cli/hj-${p//_/-}" \
+			"$HERE/tests/lib/$p.c" "${lib[@]}" \
+			-lpthread || die "cannot build hj-${p//_/-}"
+	done
 	# a container init confined as docker makes one, and the AppArmor
 	# profile the guest loads and starts one under
 	gcc -static -O2 -Wall -Wextra -Werror -o "$CACHE/hijack-cli/hj-confined" \
@@ -462,7 +466,7 @@ build_initramfs() {
 	# the loop, fuzz and benchmark program: not under KASAN (write_init)
 	[ "$mode" = normal ] || rm -f "$root/tests/bench_test"
 	cp "$CACHE/hijack-cli/hijack" "$CACHE/hijack-cli/hj-confined" \
-		"$CACHE/hijack-cli/hj-spawn-bench" \
+		"$CACHE/hijack-cli/hj-spawn-bench" "$CACHE/hijack-cli/hj-spawn-checks" \
 		"$CACHE/hijack-cli/hijack-example" "$root/bin/"
 	cp -a "$CACHE/kselftest" "$root/kselftest"
 	[ "$mode" != normal ] || cp -a "$CACHE/kselftest32" "$root/kselftest32"

@@ -117,7 +117,10 @@ enum hj_pick {
 
 #define HJ_CGROUP_PATH_MAX 4096
 
-/* how long a traced target may take to be let go before -EBUSY */
+/*
+ * how long a traced target may take to be let go before -EBUSY: time
+ * asleep between the checks, which add to the wall time on a slow machine
+ */
 #define HJ_TRACED_WAIT_MS 1000
 
 struct hj_target {

@@ -108,6 +108,7 @@ int hj_pidfd_open(pid_t pid);
 int hj_pidfd_alive(int pidfd);
 int hj_target_access(struct hj_target *t, struct hj_task_cgroups **cg);
 int hj_target_access_again(const struct hj_target *t);
+int hj_target_frozen_again(const struct hj_target *t);
 int hj_target_recheck(struct hj_target *t);
 int hj_target_from_cgroup_tree(int dirfd, struct hj_target *t);
 

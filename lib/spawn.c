@@ -22,6 +22,26 @@
  *
  * Every fallible step happens before the child is reported: either the
  * caller gets a child fully inside, or an error and no child at all.
+ *
+ * I costs a process (~0.13 ms an entry, bench/results/profile-entry-
+ * login.md) and stays.  The caller could instead set only its
+ * pid_for_children (setns(pidfd, CLONE_NEWPID)), clone the child straight
+ * into the container and restore its own; the child would enter the rest
+ * itself.  But from its birth that child is a process of the container's
+ * pid namespace while still in the host's mount namespace and root and
+ * holding the caller's fds, and a container root that kept
+ * CAP_SYS_PTRACE (any container without a user namespace of its own
+ * unless the runtime drops it) may open /proc/PID/root and /proc/PID/fd
+ * of even a non-dumpable process: the host's file system
+ * (CVE-2016-9962's class).  I is never in the container's pid namespace,
+ * and the child is born with the container's root already.
+ *
+ * Native backend, after hj_target_check_access(): the kernel asks ptrace
+ * rights, liveness and a tracer itself under the target's
+ * exec_update_lock, so the library asks only the freezer (the call enters
+ * a frozen pid target's cgroups); without a user namespace or a working
+ * directory to enter the child has nothing left that can fail, and does
+ * not report.
  */
 #include "config.h"
 
@@ -40,6 +60,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hijack.h"
@@ -493,25 +514,44 @@ static pid_t spawn_native(int nr, struct hj_target *t,
 	struct report rep = { -EPIPE, 0 };
 	struct prep none = { .rootfd = -1, .cwdfd = -1, .v2fd = -1 };
 	struct hj_hijack_args args = { 0 };
+	struct timespec pause = { 0, 2 * 1000 * 1000 };
 	struct hj_deadline dl;
-	int repp[2], status, r;
+	int repp[2] = { -1, -1 }, status, r, waited;
+	/* nothing that can fail in the child: it need not report */
+	bool report = (t->ns_differ & HJ_NS_USER) || o->cwd;
 	long pid;
 
-	if (pipe2(repp, O_CLOEXEC))
+	if (report && pipe2(repp, O_CLOEXEC))
 		return -errno;
 	args.exit_signal = o->clone_flags & CSIGNAL;
 	args.target_kind = HJ_WHICH_PIDFD;
 	args.target = t->pidfd;
-	pid = syscall(nr, &args, sizeof(args));
+	/*
+	 * The kernel asks ptrace rights, liveness and a tracer itself, under
+	 * the target's exec_update_lock: a tracer that lets go within
+	 * HJ_TRACED_WAIT_MS is waited for, as hj_target_recheck() does.
+	 */
+	for (waited = 0;; waited += 2) {
+		pid = syscall(nr, &args, sizeof(args));
+		if (pid >= 0 || errno != EBUSY || waited >= HJ_TRACED_WAIT_MS)
+			break;
+		nanosleep(&pause, NULL);
+	}
 	if (pid < 0) {
 		rep.err = -errno;
-		close(repp[0]);
-		close(repp[1]);
+		if (report) {
+			close(repp[0]);
+			close(repp[1]);
+		}
 		return rep.err;
 	}
 	if (pid == 0) {
-		close(repp[0]);
 		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+		if (!report) {
+			hj_target_release(t);
+			return 0;
+		}
+		close(repp[0]);
 		rep.err = 0;
 		if (t->ns_differ & HJ_NS_USER)
 			rep.err = become_ns_root();
@@ -526,6 +566,8 @@ static pid_t spawn_native(int nr, struct hj_target *t,
 		hj_target_release(t);
 		return 0;
 	}
+	if (!report)
+		goto out;
 	close(repp[1]);
 	/* the child's chdir() may stall as I's does in spawn_stock() */
 	hj_deadline_child(&dl, (pid_t)pid, HJ_CHILD_REPORT_MS);
@@ -542,6 +584,7 @@ static pid_t spawn_native(int nr, struct hj_target *t,
 			;
 		return rep.err;
 	}
+out:
 	info->backend = HJ_BACKEND_NATIVE;
 	info->ns_entered = t->ns_differ;
 	info->cgroups_joined = 0;
@@ -565,40 +608,43 @@ pid_t hj_spawn(struct hj_target *t, const struct hj_spawn_opts *opts,
 	r = hj_check_clone_flags(o.clone_flags);
 	if (r)
 		return r;
-	/*
-	 * The target's cgroups and ours are read once, here, or were kept by
-	 * hj_target_check_access() (the login path asks it first): then only
-	 * what can change in between is asked again.
-	 */
-	if (t->checked) {
-		r = hj_target_access_again(t);
-		if (r)
-			return r;
-	} else {
-		r = hj_target_access(t, &cg);
-		if (r)
-			return r;
-	}
 	if (o.flags & HJ_SPAWN_AS_OWNER) {
 		/* sys_hijack would enter with the caller's privilege */
-		if (o.backend == HJ_BACKEND_NATIVE) {
-			pid = -EINVAL;
-			goto out;
-		}
+		if (o.backend == HJ_BACKEND_NATIVE)
+			return -EINVAL;
 		o.backend = HJ_BACKEND_STOCK;
 	}
 	if (o.backend != HJ_BACKEND_STOCK)
 		nr = hj_native_syscall_nr();
-	if (o.backend == HJ_BACKEND_NATIVE && nr < 0) {
-		pid = -ENOSYS;
-		goto out;
-	}
+	if (o.backend == HJ_BACKEND_NATIVE && nr < 0)
+		return -ENOSYS;
+	/*
+	 * The target's cgroups and ours are read once, here, or were kept by
+	 * hj_target_check_access() (the login path asks it first): then only
+	 * what can change in between is asked again, and for sys_hijack only
+	 * the freezer, as the call checks the rest itself.
+	 */
+	if (!t->checked)
+		r = hj_target_access(t, &cg);
+	else if (nr > 0)
+		r = hj_target_frozen_again(t);
+	else
+		r = hj_target_access_again(t);
+	if (r)
+		return r;
 	if (nr > 0) {
-		pid = hj_target_recheck(t);
+		/* what hj_target_access() read by pid was of the pinned task */
+		pid = t->checked ? 0 : hj_target_recheck(t);
 		if (!pid)
 			pid = spawn_native(nr, t, &o, info);
 		if (pid != -ENOSYS || o.backend == HJ_BACKEND_NATIVE)
 			goto out;
+		/* no sys_hijack after all: the stock backend's checks */
+		if (t->checked) {
+			pid = hj_target_access_again(t);
+			if (pid)
+				goto out;
+		}
 	}
 	pid = spawn_stock(t, &o, cg ? cg : t->cg, info);
 out:

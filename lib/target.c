@@ -659,9 +659,21 @@ int hj_target_access_again(const struct hj_target *t)
 	if (!t->checked)
 		return -EINVAL;
 	r = attach_allowed(t);
-	if (!r && t->cg && hj_cgroup_frozen(t->cg))
-		r = -EDEADLK;
+	if (!r)
+		r = hj_target_frozen_again(t);
 	return r;
+}
+
+/*
+ * Only the freezer, by the cgroup paths the check read: sys_hijack asks
+ * the rest itself, under the target's exec_update_lock, but enters a
+ * frozen target's cgroups (only a cgroup target passes over frozen tasks).
+ */
+int hj_target_frozen_again(const struct hj_target *t)
+{
+	if (!t->checked)
+		return -EINVAL;
+	return t->cg && hj_cgroup_frozen(t->cg) ? -EDEADLK : 0;
 }
 
 /*

@@ -257,6 +257,14 @@ done
 				nat / st, (nat - t) / (st - t)
 	}'
 
+# What hj_spawn() asks again after hj_target_check_access(), as a login
+# enters, with each backend (tests/lib/spawn_checks.c): it lands, with
+# and without a working directory; a caller that lost its privilege is
+# EPERM, a tracer that lets go is waited for and one that stays is EBUSY,
+# a frozen cgroup is EDEADLK.  With sys_hijack the kernel asks all but
+# the freezer.
+hj-spawn-checks $INIT $V2/clict clict
+
 # The library alone, without the command's start-up: hj_spawn() with each
 # backend and plain fork(), the child exiting at once and then exec'ing
 # /bin/true (BENCH lines, not a test).  What is tested: every child of
