@@ -2,7 +2,6 @@
 /*
  * cgroup specs as hijack.conf gives them, "[controller:]path": which
  * hierarchies to look in, and the target found there.
- *
  */
 #include "config.h"
 
