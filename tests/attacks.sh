@@ -267,9 +267,11 @@ EOF
 gcc -shared -fPIC -o "$P/libdump.so" "$P/dump.c"
 cp "$WAITER_BIN" "$P/readable-wait"
 chmod 755 "$P/readable-wait"
+# a sanitized waiter (--enable-asan) wants its runtime preloaded first
+pre=$(asan_preload "$WAITER_BIN")
 before_main() {
 	setpriv --reuid="$(id -u $A)" --regid="$(id -g $A)" --clear-groups --no-new-privs \
-		env -i LD_PRELOAD="$P/libdump.so" "$1" 2>&1 | head -n1
+		env -i LD_PRELOAD="${pre:+$pre }$P/libdump.so" "$1" 2>&1 | head -n1
 }
 is "the waiter as installed is 0711" "$(stat -c %a "$WAITER")" 711
 is "... and is non-dumpable before its main() runs" "$(before_main "$WAITER")" dumpable=0
