@@ -3,11 +3,11 @@
  * hijack-shell-wait: the session's waiting parent, which hijack-shell
  * execs once the session runs ("hijack-shell --wait-for-child PID FD",
  * under no_new_privs), and the forwarded agent's relay, which it starts
- * beside it ("hijack-shell --agent-relay NAME").  hijack-shell's own binary can wait as well; this
- * one links libc alone, so that each session's waiting process on the
- * host keeps less memory of its own (no libaudit or libcap-ng
- * relocated and initialised in it).  No capabilities, nothing
- * but the arguments read: see shell_waiter().
+ * beside it ("hijack-shell --agent-relay NAME").  hijack-shell's own
+ * binary can do both as well; this one links libc alone, so that each
+ * session's processes on the host keep less memory of their own (no
+ * libaudit or libcap-ng relocated and initialised in them).  No
+ * capabilities, nothing but the arguments read: see shell_waiter().
  */
 #include "config.h"
 
